@@ -1,0 +1,44 @@
+# Inference engines compared: every task, the same for people and CI.
+# `make help` lists the targets.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
+HOST ?= 127.0.0.1:8000
+
+# Material and mkdocs-redirects print an end-of-life/MkDocs 2 banner on every build.
+export NO_MKDOCS_2_WARNING := 1
+export DISABLE_MKDOCS_2_WARNING := true
+export PYTHONDONTWRITEBYTECODE := 1
+
+.DEFAULT_GOAL := help
+.PHONY: help setup serve build check test clean
+
+help: ## List the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@rm -f $(VENV)/.installed-* && touch $@
+
+setup: $(STAMP) ## Create .venv and install the pinned requirements
+
+serve: $(STAMP) ## Serve the site on http://127.0.0.1:8000 with live reload (data/ and macros/ too)
+	$(BIN)/mkdocs serve -a $(HOST)
+
+build: $(STAMP) ## Build the site into site/ (strict: any warning fails)
+	$(BIN)/mkdocs build --strict --clean
+
+check: $(STAMP) ## Check every data file; print each problem as path:line:col
+	@$(BIN)/python -m macros check
+
+test: $(STAMP) ## Check the data, run the tests, build the site strictly
+	@$(BIN)/python -m macros check
+	$(BIN)/python -m pytest
+	$(BIN)/mkdocs build --strict --clean
+
+clean: ## Remove the built site and caches (keeps .venv)
+	rm -rf site .pytest_cache build test-results
+	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +

@@ -1,0 +1,49 @@
+"""The adapter MkDocs calls: one-line macros for pages, over the functions in macros.render.
+
+mkdocs-macros-plugin imports this package (`module_name: macros`) and calls define_env
+once per build. The catalog is loaded and checked here, once, and shared with the
+page-generating hook through `catalog_for`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def catalog_for(config):
+    """The checked catalog of this build, loaded on first use and kept on the config object."""
+    from mkdocs.exceptions import PluginError
+
+    from macros.catalog import build_catalog
+    from macros.problems import DataError
+
+    if "_catalog" not in config.__dict__:
+        data_dir = Path(config["config_file_path"]).parent / "data"
+        try:
+            config.__dict__["_catalog"] = build_catalog(data_dir, shown_from=data_dir.parent)
+        except DataError as error:
+            raise PluginError(f"the data has problems (run `make check`):\n{error}") from None
+    return config.__dict__["_catalog"]
+
+
+def define_env(env):
+    from macros import render
+
+    catalog = catalog_for(env.conf)
+    env.variables["catalog"] = catalog
+    env.variables["data_date"] = catalog.data_date
+
+    def page_url() -> str:
+        return env.page.url if env.page is not None else ""
+
+    def one_line(function):
+        """Expose `function(catalog, page_url, *args)` to pages as `name(*args)`."""
+        def macro(*args):
+            return function(catalog, page_url(), *args)
+        macro.__name__ = function.__name__
+        macro.__doc__ = function.__doc__
+        return env.macro(macro)
+
+    for function in (render.catalog_table, render.key_differences, render.status_legend, render.matrix,
+                     render.compare, render.compare_index, render.feature_page, render.feature_index,
+                     render.engine_page, render.engine_index, render.guide, render.sources_list):
+        one_line(function)

@@ -1,0 +1,60 @@
+"""MkDocs hooks: fresh code on every rebuild, and the pages that exist once per engine, feature or pair.
+
+Kept thin: the pages themselves are one-line macro calls rendered by macros/__init__.py.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, InclusionLevel
+from mkdocs.structure.nav import Section
+
+
+@event_priority(100)  # before mkdocs-macros imports the package
+def on_config(config):
+    # `mkdocs serve` rebuilds in one process; without this, edits under macros/ would not show
+    for name in [m for m in sys.modules if m == "macros" or m.startswith("macros.")]:
+        del sys.modules[name]
+    return config
+
+
+def generated_pages(catalog) -> dict[str, str]:
+    """Path under docs/ -> Markdown for every page made from the data."""
+    from macros.render import pair_slug
+
+    def page(title: str, call: str) -> str:
+        return f"---\ntitle: {json.dumps(title)}\n---\n\n{call}\n"
+
+    pages = {}
+    for engine in catalog.engines.values():
+        pages[f"engines/{engine.id}.md"] = page(engine.name, f'{{{{ engine_page("{engine.id}") }}}}')
+    for feature in catalog.features.values():
+        pages[f"features/{feature.id}.md"] = page(feature.name, f'{{{{ feature_page("{feature.id}") }}}}')
+    for a, b in catalog.pairs():
+        pages[f"compare/{pair_slug(a.id, b.id)}.md"] = page(f"{a.name} vs {b.name}", f'{{{{ compare("{a.id}", "{b.id}") }}}}')
+    return pages
+
+
+def on_files(files, config):
+    from macros import catalog_for
+
+    for path, content in generated_pages(catalog_for(config)).items():
+        # NOT_IN_NAV: on_nav below files them under their section, in data order
+        files.append(File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV))
+    return files
+
+
+def on_nav(nav, config, files):
+    """Put each generated page under the section whose index page sits in the same folder."""
+    generated = [f for f in files.documentation_pages() if f.generated_by and f.page is not None]
+    for section in nav.items:
+        if not isinstance(section, Section) or not section.children:
+            continue
+        folder = section.children[0].file.src_uri.rsplit("/", 1)[0] + "/"
+        for file in generated:
+            if file.src_uri.startswith(folder):
+                file.page.parent = section
+                section.children.append(file.page)
+    return nav

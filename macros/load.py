@@ -1,0 +1,188 @@
+"""Strict YAML loading: every surprise becomes a Problem with file, line and column.
+
+PyYAML's safe loader quietly keeps the last of two duplicate keys, reads `no` as
+False and `2026-11-29` as a date object. Here the C parser builds the node tree and
+we construct plain values ourselves: text stays exactly as written, and every value
+remembers where it came from so that later rules can point at it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from macros.problems import Problem
+
+try:  # the C parser is several times faster; fall back where libyaml is missing
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeLoader as _Loader
+
+Pointer = tuple  # a path into the document: ("support", "gguf", "status")
+
+STR = "tag:yaml.org,2002:str"
+BOOL = "tag:yaml.org,2002:bool"
+NULL = "tag:yaml.org,2002:null"
+TIMESTAMP = "tag:yaml.org,2002:timestamp"
+MERGE = "tag:yaml.org,2002:merge"
+MAP = "tag:yaml.org,2002:map"
+SEQ = "tag:yaml.org,2002:seq"
+
+_YAML12_BOOLEANS = {"true": True, "false": False}
+
+
+@dataclass
+class Document:
+    """One loaded file: plain data plus the line and column of every value and key."""
+
+    path: str
+    data: object = None
+    positions: dict = field(default_factory=dict)  # Pointer -> (line, col) of the value
+    key_positions: dict = field(default_factory=dict)  # Pointer -> (line, col) of the key
+    dates: set = field(default_factory=set)  # Pointers of unquoted dates, kept as text
+
+    def where(self, pointer: Pointer = (), key: bool = False) -> tuple[int, int]:
+        """The position of `pointer`, or of its nearest ancestor that has one."""
+        table = self.key_positions if key else self.positions
+        pointer = tuple(pointer)
+        while pointer:
+            if pointer in table:
+                return table[pointer]
+            if pointer in self.positions:
+                return self.positions[pointer]
+            pointer = pointer[:-1]
+        return self.positions.get((), (1, 1))
+
+    def problem(self, pointer: Pointer, message: str, tip: str = "", key: bool = False) -> Problem:
+        line, col = self.where(pointer, key=key)
+        return Problem(self.path, line, col, message, tip)
+
+
+def _position(node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Builder:
+    def __init__(self, doc: Document, date_keys: frozenset):
+        self.doc = doc
+        self.date_keys = date_keys
+        self.problems: list[Problem] = []
+        self.seen: set[int] = set()
+
+    def fail(self, node, message: str, tip: str = "") -> None:
+        line, col = _position(node)
+        self.problems.append(Problem(self.doc.path, line, col, message, tip))
+
+    def build(self, node, pointer: Pointer):
+        if id(node) in self.seen:
+            self.fail(node, "anchors and aliases (&name, *name) are not allowed",
+                      "write the value out in full, so each record reads on its own")
+            return None
+        self.seen.add(id(node))
+        self.doc.positions[pointer] = _position(node)
+        if isinstance(node, yaml.MappingNode):
+            return self.mapping(node, pointer)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, pointer + (i,)) for i, item in enumerate(node.value)]
+        return self.scalar(node, pointer)
+
+    def mapping(self, node, pointer: Pointer) -> dict:
+        result: dict = {}
+        first_line: dict = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == MERGE:
+                self.fail(key_node, "keys must be plain text (no merge keys `<<`, lists or mappings as keys)")
+                continue
+            key = self.scalar(key_node, pointer + ("<key>",))
+            if not isinstance(key, str):
+                key = key_node.value
+            if key in result:
+                self.fail(key_node, f"duplicate key '{key}' (first at line {first_line[key]})",
+                          "YAML would silently keep only the last one: merge the two or rename one")
+                continue
+            first_line[key] = key_node.start_mark.line + 1
+            self.doc.key_positions[pointer + (key,)] = _position(key_node)
+            result[key] = self.build(value_node, pointer + (key,))
+        return result
+
+    def scalar(self, node, pointer: Pointer):
+        text = node.value
+        if node.style or node.tag == STR:  # quoted or block text: always text
+            return text
+        if node.tag == BOOL:
+            if text in _YAML12_BOOLEANS:
+                return _YAML12_BOOLEANS[text]
+            self.fail(node, f"'{text}' is read as a yes/no boolean by YAML 1.1",
+                      f"write \"{text}\" in quotes if you mean the text, or true/false for a boolean")
+            return text
+        if node.tag == NULL:
+            return None
+        if node.tag == TIMESTAMP:
+            if pointer and pointer[-1] not in self.date_keys:
+                self.fail(node, f"'{text}' is read as a date by YAML, but this field holds text",
+                          f"write \"{text}\" in quotes")
+            self.doc.dates.add(pointer)
+        # numbers and dates stay exactly as written: `1.10` is not 1.1, `010` is not 8
+        return text
+
+
+def _decode(raw: bytes, path: str) -> tuple[str | None, list[Problem]]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = raw[: error.start]
+        line = before.count(b"\n") + 1
+        col = error.start - (before.rfind(b"\n") + 1) + 1
+        return None, [Problem(path, line, col, f"byte 0x{raw[error.start]:02x} is not UTF-8",
+                              "save the file as UTF-8")]
+    return text.removeprefix("\ufeff"), []
+
+
+def _tabs(text: str, path: str) -> list[Problem]:
+    return [
+        Problem(path, number, line.index("\t") + 1, "tab character", "indent and separate with spaces, never tabs")
+        for number, line in enumerate(text.splitlines(), start=1)
+        if "\t" in line
+    ]
+
+
+def parse(text: str, path: str, date_keys=frozenset()) -> tuple[Document, list[Problem]]:
+    """Parse YAML text into a Document; problems are returned, never raised."""
+    doc = Document(path)
+    problems = _tabs(text, path)
+    if problems:
+        return doc, problems
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        message = " ".join(filter(None, [error.context, error.problem])) or "invalid YAML"
+        return doc, [Problem(path, line, col, f"invalid YAML: {message}",
+                             "check the indentation and quoting on this line and the one before")]
+    except yaml.YAMLError as error:
+        return doc, [Problem(path, 1, 1, f"invalid YAML: {error}")]
+    if root is None:
+        return doc, [Problem(path, 1, 1, "the file is empty", "it must hold a mapping of keys to values")]
+    if not isinstance(root, yaml.MappingNode):
+        line, col = _position(root)
+        return doc, [Problem(path, line, col, "the document is not a mapping of keys to values",
+                             "start with `key: value` lines at the left margin")]
+    builder = _Builder(doc, frozenset(date_keys))
+    doc.data = builder.build(root, ())
+    return doc, builder.problems
+
+
+def load(path: Path, shown_as: str | None = None, date_keys=frozenset()) -> tuple[Document, list[Problem]]:
+    """Load one YAML file strictly. `shown_as` is the path printed in messages."""
+    name = shown_as or str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        return Document(name), [Problem(name, 1, 1, f"cannot read the file: {error.strerror}")]
+    text, problems = _decode(raw, name)
+    if text is None:
+        return Document(name), problems
+    return parse(text, name, date_keys)

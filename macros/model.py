@@ -1,0 +1,163 @@
+"""The catalog: small typed records built from validated data, each knowing where it came from."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from macros.load import Document, Pointer
+from macros.problems import Problem
+
+
+@dataclass(frozen=True)
+class Origin:
+    """The file and place a record was read from, so a rule can point at it."""
+
+    doc: Document
+    pointer: Pointer
+
+    def problem(self, message: str, tip: str = "", at: Pointer = (), key: bool = False) -> Problem:
+        return self.doc.problem(self.pointer + tuple(at), message, tip, key=key)
+
+    @property
+    def path(self) -> str:
+        return self.doc.path
+
+
+@dataclass
+class Status:
+    id: str
+    label: str
+    icon: str
+    meaning: str
+
+
+@dataclass
+class Source:
+    id: str
+    title: str
+    publisher: str
+    kind: str
+    checked: str
+    url: str = ""
+    page: str = ""  # a page of this site, for the seed text that has no public URL
+    note: str = ""
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Feature:
+    id: str
+    name: str
+    description: str
+    category: str
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Category:
+    id: str
+    name: str
+    description: str
+    features: list[Feature]
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Statement:
+    engine: str
+    feature: str
+    status: str
+    detail: str
+    sources: list[str]
+    checked: str
+    value: str = ""
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Engine:
+    id: str
+    name: str
+    summary: str
+    homepage: str
+    repository: str
+    license: str
+    sources: list[str]
+    support: dict[str, Statement]
+    file_stem: str
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Requirement:
+    feature: str
+    statuses: list[str]
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Need:
+    id: str
+    label: str
+    why: str
+    match: str
+    requires: list[Requirement]
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Gap:
+    """What a team must build or supply itself when an engine lacks a feature."""
+
+    feature: str
+    supply: str
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Catalog:
+    statuses: dict[str, Status]
+    categories: list[Category]
+    sources: dict[str, Source]
+    engines: dict[str, Engine]
+    needs: list[Need]
+    gaps: list[Gap]
+    # every record as written, duplicates included, for the rules that look for them
+    source_list: list[Source] = field(default_factory=list, repr=False)
+    need_list: list[Need] = field(default_factory=list, repr=False)
+    # False when a record was left out for a schema problem: rules that need the
+    # whole picture (a source never cited) then stay quiet rather than mislead
+    complete: bool = True
+    # ids declared by records that failed the schema: still valid targets of a reference,
+    # so one broken record does not cascade into "unknown id" problems elsewhere
+    broken_ids: set = field(default_factory=set, repr=False)
+
+    @property
+    def features(self) -> dict[str, Feature]:
+        found: dict[str, Feature] = {}
+        for category in self.categories:
+            for feature in category.features:
+                found.setdefault(feature.id, feature)
+        return found
+
+    def statements(self):
+        for engine in self.engines.values():
+            yield from engine.support.values()
+
+    def pairs(self) -> list[tuple[Engine, Engine]]:
+        """Every pair of engines, each once, in id order: the comparison pages."""
+        return list(combinations(sorted(self.engines.values(), key=lambda e: e.id), 2))
+
+    def citations(self) -> dict[str, list[Statement]]:
+        """Source id -> the statements citing it."""
+        cited: dict[str, list[Statement]] = {sid: [] for sid in self.sources}
+        for statement in self.statements():
+            for sid in statement.sources:
+                cited.setdefault(sid, []).append(statement)
+        return cited
+
+    @property
+    def data_date(self) -> str:
+        """The newest check of any statement or source: how fresh the data is."""
+        dates = [s.checked for s in self.statements()] + [s.checked for s in self.sources.values()]
+        return max(dates, default="")

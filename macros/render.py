@@ -1,0 +1,152 @@
+"""HTML for every data-driven part of the site, rendered from the Jinja templates in macros/templates.
+
+Each public function takes the catalog and the URL of the page it renders into (links
+are made relative to it, so the site works under any sub-path) and returns safe HTML.
+Pages call them through the one-line macros defined in macros/__init__.py.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from macros import guide as guide_logic
+from macros.markdown import inline, plain
+from macros.model import Catalog
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+class SourceNumbers:
+    """Numbers sources in the order a page first cites them: [1], [2], ..."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+        self.order: list[str] = []
+
+    def number(self, source_id: str) -> int:
+        if source_id not in self.order:
+            self.order.append(source_id)
+        return self.order.index(source_id) + 1
+
+    def cited(self):
+        return [(i + 1, self.catalog.sources[sid]) for i, sid in enumerate(self.order)]
+
+
+def site_root(page_url: str) -> str:
+    """The relative prefix from a page (`compare/a-vs-b/`) back to the site root (`../../`)."""
+    parts = [part for part in page_url.split("/") if part]
+    if page_url and not page_url.endswith("/"):
+        parts = parts[:-1]  # a file URL such as 404.html sits in its folder
+    return "../" * len(parts)
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["md"] = inline
+    env.filters["plain"] = plain
+    return env
+
+
+def _render(template: str, catalog: Catalog, page_url: str, **context) -> Markup:
+    root = site_root(page_url)
+
+    def source_href(source):
+        return source.url or root + source.page.removesuffix(".md") + "/"
+
+    html = environment().get_template(template).render(
+        catalog=catalog, root=root, statuses=catalog.statuses, source_href=source_href,
+        refs=SourceNumbers(catalog), **context)
+    # Python-Markdown must see one raw HTML block: no blank lines inside, no leading indent
+    return Markup("\n".join(line.strip() for line in html.splitlines() if line.strip()))
+
+
+def pair_slug(a: str, b: str) -> str:
+    return f"{a}-vs-{b}"
+
+
+def catalog_table(catalog: Catalog, page_url: str) -> Markup:
+    """The engines at a glance: a small table for the home page."""
+    return _render("home_table.html", catalog, page_url)
+
+
+def key_differences(catalog: Catalog, page_url: str, a: str, b: str) -> Markup:
+    """Features where the two engines' statuses differ and neither is unknown."""
+    left, right = catalog.engines[a], catalog.engines[b]
+    rows = [
+        (category, feature) for category in catalog.categories for feature in category.features
+        if left.support[feature.id].status != right.support[feature.id].status
+        and "unknown" not in (left.support[feature.id].status, right.support[feature.id].status)
+    ]
+    return _render("key_differences.html", catalog, page_url, rows=rows, left=left, right=right,
+                   slug=pair_slug(a, b))
+
+
+def status_legend(catalog: Catalog, page_url: str) -> Markup:
+    return _render("legend.html", catalog, page_url)
+
+
+def matrix(catalog: Catalog, page_url: str) -> Markup:
+    return _render("matrix.html", catalog, page_url, engines=list(catalog.engines.values()))
+
+
+def compare(catalog: Catalog, page_url: str, a: str, b: str) -> Markup:
+    return _render("compare.html", catalog, page_url, left=catalog.engines[a], right=catalog.engines[b])
+
+
+def compare_index(catalog: Catalog, page_url: str) -> Markup:
+    return _render("compare_index.html", catalog, page_url, pairs=catalog.pairs(), slug=pair_slug)
+
+
+def feature_page(catalog: Catalog, page_url: str, feature_id: str) -> Markup:
+    feature = catalog.features[feature_id]
+    category = next(c for c in catalog.categories if c.id == feature.category)
+    return _render("feature.html", catalog, page_url, feature=feature, category=category)
+
+
+def feature_index(catalog: Catalog, page_url: str) -> Markup:
+    return _render("feature_index.html", catalog, page_url)
+
+
+def engine_page(catalog: Catalog, page_url: str, engine_id: str) -> Markup:
+    engine = catalog.engines[engine_id]
+    others = [(pair_slug(*sorted((engine_id, o))), catalog.engines[o]) for o in catalog.engines if o != engine_id]
+    return _render("engine.html", catalog, page_url, engine=engine, others=others)
+
+
+def engine_index(catalog: Catalog, page_url: str) -> Markup:
+    return _render("engine_index.html", catalog, page_url)
+
+
+def guide_data(catalog: Catalog) -> dict:
+    """What the guide's script needs: every verdict, keyed need -> engine."""
+    table = guide_logic.verdicts(catalog)
+    return {
+        "engines": {e.id: e.name for e in catalog.engines.values()},
+        "needs": {n.id: plain(n.label) for n in catalog.needs},
+        "verdicts": {
+            n.id: {e: {"met": table[(n.id, e)].met,
+                       "checks": [[c.feature, c.status, c.ok] for c in table[(n.id, e)].checks]}
+                   for e in catalog.engines}
+            for n in catalog.needs
+        },
+        "features": {f.id: plain(f.name) for f in catalog.features.values()},
+        "statuses": {s.id: s.label for s in catalog.statuses.values()},
+    }
+
+
+def guide(catalog: Catalog, page_url: str) -> Markup:
+    # `</` cannot appear inside the JSON, so the script element cannot be closed early
+    data = json.dumps(guide_data(catalog), sort_keys=True, ensure_ascii=True).replace("</", "<\\/")
+    return _render("guide.html", catalog, page_url, data=Markup(data),
+                   verdicts=guide_logic.verdicts(catalog), choose=guide_logic.choose_when(catalog),
+                   gaps=guide_logic.build_yourself(catalog))
+
+
+def sources_list(catalog: Catalog, page_url: str) -> Markup:
+    return _render("sources.html", catalog, page_url, citations=catalog.citations())

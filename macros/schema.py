@@ -1,0 +1,109 @@
+"""JSON Schema validation of loaded documents, with messages a contributor can act on."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from macros.load import Document
+from macros.problems import Problem, did_you_mean
+
+_TYPE_NAMES = {"string": "text", "array": "a list", "object": "a mapping of keys to values", "boolean": "true or false"}
+
+
+def _type_name(value) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if value is None:
+        return "nothing (an empty value)"
+    return {str: "text", list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+@lru_cache(maxsize=8)
+def _schemas(schema_dir: str) -> tuple[dict, Registry]:
+    schemas = {p.name: json.loads(p.read_text("utf-8")) for p in sorted(Path(schema_dir).glob("*.schema.json"))}
+    registry = Registry().with_resources((name, Resource.from_contents(s)) for name, s in schemas.items())
+    return schemas, registry
+
+
+def load_schemas(schema_dir: Path) -> dict:
+    return _schemas(str(schema_dir))[0]
+
+
+def date_keys(schema_dir: Path) -> frozenset:
+    """Keys whose schema says they hold a date: there an unquoted date is expected."""
+    keys = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, sub in node.get("properties", {}).items():
+                if isinstance(sub, dict) and sub.get("format") == "date":
+                    keys.add(key)
+            for sub in node.values():
+                walk(sub)
+        elif isinstance(node, list):
+            for sub in node:
+                walk(sub)
+
+    walk(load_schemas(schema_dir))
+    return frozenset(keys)
+
+
+@lru_cache(maxsize=32)
+def _validator(schema_dir: str, name: str) -> Draft202012Validator:
+    schemas, registry = _schemas(schema_dir)
+    return Draft202012Validator(schemas[name], registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def _explain(error, doc: Document) -> Problem:
+    pointer = tuple(error.absolute_path)
+    value, schema, kind = error.instance, error.schema, error.validator
+    field = next((str(p) for p in reversed(pointer) if isinstance(p, str)), "value")
+    about = schema.get("description", "")
+    if kind == "required":
+        missing = error.message.split("'")[1]
+        sub = schema.get("properties", {}).get(missing, {})
+        return doc.problem(pointer, f"missing required field '{missing}'", sub.get("description", ""), key=True)
+    if kind == "additionalProperties":
+        allowed = schema.get("properties", {})
+        extras = [k for k in value if k not in allowed]
+        problem = doc.problem(pointer + (extras[0],), f"unknown field '{extras[0]}'", did_you_mean(extras[0], allowed), key=True)
+        return problem
+    if kind in ("enum", "oneOf", "const") and isinstance(value, str):
+        choices = schema.get("enum") or [s.get("const") for s in schema.get("oneOf", []) if "const" in s]
+        noun = (schema.get("title") or field).lower()
+        return doc.problem(pointer, f"unknown {noun} '{value}'", did_you_mean(value, choices))
+    if kind == "type":
+        return doc.problem(pointer, f"'{field}' should be {_TYPE_NAMES.get(schema['type'], schema['type'])}, "
+                                    f"found {_type_name(value)}", about)
+    if kind == "pattern":
+        if "https" in schema["pattern"]:
+            return doc.problem(pointer, f"'{value}' is not an https:// URL", "use the https:// address of the page")
+        if schema["pattern"].startswith("^[0-9]{4}"):
+            return doc.problem(pointer, f"'{value}' is not a date in YYYY-MM-DD form", "write it like 2026-11-29")
+        return doc.problem(pointer, f"'{value}' is not a kebab-case id", "use lowercase letters, digits and single hyphens: 'prefix-caching'")
+    if kind == "format" and schema.get("format") == "date":
+        return doc.problem(pointer, f"'{value}' is not a real date", "check the month and the day")
+    if kind in ("minItems", "minLength"):
+        return doc.problem(pointer, f"'{field}' is empty", about)
+    if kind == "maxLength":
+        return doc.problem(pointer, f"'{field}' is longer than {schema['maxLength']} characters",
+                           "keep `value` to a few words; put the rest in `detail`")
+    if kind == "uniqueItems":
+        return doc.problem(pointer, f"'{field}' lists the same item twice", "remove the repeat")
+    return doc.problem(pointer, error.message, about)
+
+
+def validate(doc: Document, schema_dir: Path, schema_name: str) -> list[tuple[tuple, Problem]]:
+    """Every schema problem in `doc` with the pointer it sits at (the most precise error of each)."""
+    validator = _validator(str(schema_dir), schema_name)
+    problems = []
+    for error in validator.iter_errors(doc.data):
+        # a oneOf/anyOf failure carries its reasons; report the most specific one
+        while error.context and error.validator not in ("oneOf",):
+            error = min(error.context, key=lambda e: -len(e.absolute_path))
+        problems.append((tuple(error.absolute_path), _explain(error, doc)))
+    return problems

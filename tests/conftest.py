@@ -1,0 +1,54 @@
+"""Shared helpers: a copy of a small valid data set to break one way per test, and the check command."""
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).parent / "fixtures"
+TODAY = dt.date(2026, 11, 29)
+
+sys.path.insert(0, str(ROOT))
+
+
+class DataDir:
+    """A writable copy of tests/fixtures/minimal with helpers to break it."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def file(self, name: str) -> Path:
+        return self.path / name
+
+    def write(self, name: str, text: str) -> None:
+        (self.path / name).write_text(text, encoding="utf-8")
+
+    def replace(self, name: str, old: str, new: str, count: int = 1) -> None:
+        text = self.file(name).read_text(encoding="utf-8")
+        assert old in text, f"fixture {name} lacks {old!r}"
+        self.write(name, text.replace(old, new, count))
+
+    def problems(self, today: dt.date = TODAY) -> list:
+        from macros.catalog import build_catalog
+        from macros.problems import DataError
+
+        try:
+            build_catalog(self.path, today=today, shown_from=self.path)
+        except DataError as error:
+            return error.problems
+        return []
+
+
+@pytest.fixture
+def data(tmp_path) -> DataDir:
+    target = tmp_path / "data"
+    shutil.copytree(FIXTURES / "minimal", target)
+    return DataDir(target)
+
+
+def messages(problems) -> list[str]:
+    return [str(p) for p in problems]

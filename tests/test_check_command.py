@@ -1,0 +1,59 @@
+"""`python -m macros check`: every problem as path:line:col, a count, exit 1; never a traceback."""
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+BAD_INPUTS = {
+    "duplicate key": ("engines/alpha.yml", "license: MIT\n", "license: MIT\nlicense: BSD\n", 7),
+    "status: no": ("engines/beta.yml", "status: not-supported", "status: no", 10),
+    "unknown feature id": ("engines/alpha.yml", "  prefix-caching:", "  prefix-cache:", 15),
+    "unknown source id": ("engines/beta.yml", "sources: [beta-readme]\n    checked: 2026-01-11\n  prefix",
+                          "sources: [beta-read]\n    checked: 2026-01-11\n  prefix", 12),
+    "missing required field": ("engines/alpha.yml", "    detail: Ships a server.\n", "", 9),
+    "missing statement": ("engines/alpha.yml", "  http-server:\n    status: supported\n    value: built in\n"
+                          "    detail: Ships a server.\n    sources: [alpha-docs]\n    checked: 2026-01-10\n", "", 8),
+    "file name differs from id": ("engines/alpha.yml", "id: alpha", "id: alpha-engine", 1),
+    "tab-indented line": ("engines/alpha.yml", "  http-server:", "\thttp-server:", 9),
+    "broken YAML": ("engines/alpha.yml", "name: Alpha", "name: [Alpha", 3),
+    "empty file": ("engines/alpha.yml", None, "", 1),
+    "checked date in the future": ("engines/alpha.yml", "checked: 2026-01-10", "checked: 2999-01-10", 14),
+}
+
+
+def run_check(data_dir, cwd):
+    return subprocess.run([sys.executable, "-m", "macros", "--data", str(data_dir), "check"],
+                          cwd=cwd, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS, ids=str)
+def test_bad_input_exits_1_naming_file_and_line(data, case):
+    name, old, new, line = BAD_INPUTS[case]
+    if old is None:
+        data.write(name, new)
+    else:
+        data.replace(name, old, new)
+    result = run_check(data.path, cwd=data.path.parent)
+    assert result.returncode == 1, result
+    assert "Traceback" not in result.stdout + result.stderr
+    assert re.search(rf"^data/{re.escape(name)}:{line}:\d+: ", result.stderr, re.M), result.stderr
+    assert re.search(r"^\d+ problems? in \d+ files?$", result.stderr.splitlines()[-1])
+
+
+def test_every_problem_is_reported_then_one_count(data):
+    data.replace("engines/alpha.yml", "status: supported", "status: yes")
+    data.replace("engines/beta.yml", "license: Apache-2.0", "licence: Apache-2.0")
+    data.replace("sources.yml", "kind: docs", "kind: blogpost")
+    result = run_check(data.path, cwd=data.path.parent)
+    lines = [line for line in result.stderr.splitlines() if re.match(r"^data/\S+:\d+:\d+: ", line)]
+    assert len(lines) >= 4 and result.stderr.splitlines()[-1] == f"{len(lines)} problems in 3 files"
+
+
+def test_committed_data_passes_with_a_summary():
+    result = run_check(ROOT / "data", cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r"ok: \d+ engines, \d+ features in \d+ categories, \d+ statements, \d+ sources, "
+                        r"\d+ guide needs; data as of \d{4}-\d{2}-\d{2}\n", result.stdout)

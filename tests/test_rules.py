@@ -1,0 +1,187 @@
+"""Each consistency rule, and the schema, firing on a small fixture broken one way."""
+import datetime as dt
+
+from conftest import messages
+from macros.rules import RULES
+
+
+def only(problems, text):
+    found = [p for p in problems if text in p.message]
+    assert found, f"no problem mentioning {text!r} in {messages(problems)}"
+    return found[0]
+
+
+def test_the_fixture_is_valid(data):
+    assert data.problems() == []
+
+
+def test_every_rule_has_a_one_line_description():
+    for rule in RULES:
+        assert rule.__doc__ and "\n" not in rule.__doc__.strip(), rule.__name__
+
+
+# --- schema ------------------------------------------------------------------------
+
+def test_missing_required_field(data):
+    data.replace("engines/alpha.yml", "license: MIT\n", "")
+    problem = only(data.problems(), "missing required field 'license'")
+    assert problem.path == "engines/alpha.yml" and problem.line == 1
+
+
+def test_unknown_field_suggests_the_right_one(data):
+    data.replace("engines/alpha.yml", "    value: built in", "    valeu: built in")
+    problem = only(data.problems(), "unknown field 'valeu'")
+    assert problem.line == 11 and "did you mean 'value'" in problem.tip
+
+
+def test_unknown_status_suggests_the_right_one(data):
+    data.replace("engines/beta.yml", "status: not-supported", "status: not-suported")
+    problem = only(data.problems(), "unknown status 'not-suported'")
+    assert (problem.path, problem.line) == ("engines/beta.yml", 10) and "not-supported" in problem.tip
+
+
+def test_status_no_is_a_yaml_boolean(data):
+    data.replace("engines/beta.yml", "status: not-supported", "status: no")
+    problem = only(data.problems(), "yes/no boolean")
+    assert (problem.path, problem.line, problem.col) == ("engines/beta.yml", 10, 13)
+
+
+def test_http_url_is_rejected(data):
+    data.replace("sources.yml", "https://alpha.example.org/docs/", "http://alpha.example.org/docs/")
+    problem = only(data.problems(), "is not an https:// URL")
+    assert (problem.path, problem.line) == ("sources.yml", 4)
+
+
+def test_checked_date_in_the_wrong_form(data):
+    data.replace("engines/alpha.yml", "checked: 2026-01-10", 'checked: "10/01/2026"')
+    assert only(data.problems(), "not a date in YYYY-MM-DD form").line == 14
+
+
+def test_statement_without_sources(data):
+    data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
+                 "    sources: []\n    checked: 2026-01-10\n  prefix")
+    assert only(data.problems(), "'sources' is empty").line == 13
+
+
+def test_a_broken_file_does_not_hide_problems_in_others(data):
+    data.write("engines/beta.yml", "id: beta\n  name: [\n")
+    data.replace("sources.yml", "kind: docs", "kind: blog")
+    paths = {p.path for p in data.problems()}
+    assert paths == {"engines/beta.yml", "sources.yml"}
+
+
+# --- rules ---------------------------------------------------------------------------
+
+def test_engine_id_matches_file(data):
+    data.replace("engines/alpha.yml", "id: alpha", "id: alfa")
+    problem = only(data.problems(), "differs from the file name 'alpha.yml'")
+    assert (problem.path, problem.line) == ("engines/alpha.yml", 1)
+
+
+def test_unknown_feature(data):
+    data.replace("engines/alpha.yml", "  prefix-caching:", "  prefix-cashing:")
+    problems = data.problems()
+    problem = only(problems, "unknown feature 'prefix-cashing'")
+    assert problem.line == 15 and "did you mean 'prefix-caching'" in problem.tip
+    only(problems, "no statement for feature 'prefix-caching'")
+
+
+def test_missing_statement(data):
+    text = data.file("engines/beta.yml").read_text()
+    data.write("engines/beta.yml", text[: text.index("  prefix-caching:")])
+    problem = only(data.problems(), "no statement for feature 'prefix-caching'")
+    assert (problem.path, problem.line) == ("engines/beta.yml", 8)
+
+
+def test_unknown_source(data):
+    data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
+                 "    sources: [alpha-doc]\n    checked: 2026-01-10\n  prefix")
+    problem = only(data.problems(), "unknown source 'alpha-doc'")
+    assert problem.line == 13 and "did you mean 'alpha-docs'" in problem.tip
+
+
+def test_source_never_cited(data):
+    data.replace("sources.yml", "sources:\n", "sources:\n  - id: lonely\n    title: Lonely\n    url: https://x.example.org/\n"
+                 "    publisher: X\n    kind: docs\n    checked: 2026-01-01\n")
+    problem = only(data.problems(), "source 'lonely' is never cited")
+    assert (problem.path, problem.line) == ("sources.yml", 2)
+
+
+def test_duplicate_source_id(data):
+    data.replace("sources.yml", "id: beta-readme", "id: alpha-docs")
+    problem = only(data.problems(), "duplicate source id 'alpha-docs' (first at line 2)")
+    assert problem.line == 8
+
+
+def test_duplicate_feature_id(data):
+    data.replace("features.yml", "id: prefix-caching", "id: http-server")
+    assert only(data.problems(), "duplicate feature id 'http-server'").line == 9
+
+
+def test_duplicate_source_url(data):
+    data.replace("sources.yml", "https://beta.example.org/readme/", "https://alpha.example.org/docs/")
+    assert only(data.problems(), "same URL as 'alpha-docs'").line == 10
+
+
+def test_checked_date_in_the_future(data):
+    data.replace("engines/alpha.yml", "checked: 2026-01-10", "checked: 2027-01-10")
+    problem = only(data.problems(today=dt.date(2026, 11, 29)), "in the future")
+    assert (problem.path, problem.line) == ("engines/alpha.yml", 14)
+
+
+def test_checked_date_that_does_not_exist(data):
+    data.replace("sources.yml", "checked: 2026-01-11", "checked: 2026-02-30")
+    assert only(data.problems(), "is not a real date").line == 13
+
+
+def test_http_link_inside_text(data):
+    data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: Ships a [server](http://alpha.example.org/).")
+    assert only(data.problems(), "link 'http://alpha.example.org/' is not https://").line == 12
+
+
+def test_raw_html_in_text(data):
+    data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: Ships a <b>server</b>.")
+    assert only(data.problems(), "HTML tag <b>").line == 12
+
+
+def test_html_inside_code_is_fine(data):
+    data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: Ships `<server>`.")
+    assert data.problems() == []
+
+
+def test_unknown_with_a_value(data):
+    data.replace("engines/beta.yml", "    status: unknown\n", "    status: unknown\n    value: probably yes\n")
+    assert only(data.problems(), "status is unknown, yet value says").line == 16
+
+
+def test_guide_names_unknown_feature(data):
+    data.replace("guide.yml", "  - feature: http-server\n    supply", "  - feature: http-servr\n    supply")
+    problem = only(data.problems(), "unknown feature 'http-servr'")
+    assert (problem.path, problem.line) == ("guide.yml", 15)
+
+
+def test_empty_file(data):
+    data.write("features.yml", "")
+    problem = only(data.problems(), "the file is empty")
+    assert (problem.path, problem.line) == ("features.yml", 1)
+
+
+# Each rule, and the test above that shows it firing on a bad fixture.
+RULE_TESTS = {
+    "engine_id_matches_file": test_engine_id_matches_file,
+    "unknown_feature": test_unknown_feature,
+    "missing_statement": test_missing_statement,
+    "unknown_source": test_unknown_source,
+    "source_never_cited": test_source_never_cited,
+    "duplicate_ids": test_duplicate_source_id,
+    "duplicate_source_url": test_duplicate_source_url,
+    "checked_date_valid": test_checked_date_in_the_future,
+    "links_use_https": test_http_link_inside_text,
+    "no_raw_html": test_raw_html_in_text,
+    "unknown_not_dressed_as_known": test_unknown_with_a_value,
+    "guide_features_exist": test_guide_names_unknown_feature,
+}
+
+
+def test_every_rule_has_a_bad_case_test():
+    assert sorted(RULE_TESTS) == sorted(rule.__name__ for rule in RULES)
