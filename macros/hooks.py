@@ -24,8 +24,9 @@ def generated_pages(catalog) -> dict[str, str]:
     """Path under docs/ -> Markdown for every page made from the data."""
     from macros.render import pair_slug
 
-    def page(title: str, call: str) -> str:
-        return f"---\ntitle: {json.dumps(title)}\n---\n\n{call}\n"
+    def page(title: str, call: str, hide_toc: bool = False) -> str:
+        hide = "hide:\n  - toc\n" if hide_toc else ""
+        return f"---\ntitle: {json.dumps(title)}\n{hide}---\n\n{call}\n"
 
     pages = {}
     for engine in catalog.engines.values():
@@ -33,7 +34,7 @@ def generated_pages(catalog) -> dict[str, str]:
     for feature in catalog.features.values():
         pages[f"features/{feature.id}.md"] = page(feature.name, f'{{{{ feature_page("{feature.id}") }}}}')
     for a, b in catalog.pairs():
-        pages[f"compare/{pair_slug(a.id, b.id)}.md"] = page(f"{a.name} vs {b.name}", f'{{{{ compare("{a.id}", "{b.id}") }}}}')
+        pages[f"compare/{pair_slug(a.id, b.id)}.md"] = page(f"{a.name} vs {b.name}", f'{{{{ compare("{a.id}", "{b.id}") }}}}', hide_toc=True)
     return pages
 
 
