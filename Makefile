@@ -13,7 +13,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 export PYTHONDONTWRITEBYTECODE := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check test clean
+.PHONY: help setup serve build check test links clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -38,6 +38,9 @@ test: $(STAMP) ## Check the data, run the tests, build the site strictly
 	@$(BIN)/python -m macros check
 	$(BIN)/python -m pytest
 	$(BIN)/mkdocs build --strict --clean
+
+links: build ## Add the pages and anchors of a fresh build to tests/promised-links.txt
+	$(BIN)/python -m macros links --site site
 
 clean: ## Remove the built site and caches (keeps .venv)
 	rm -rf site .pytest_cache build test-results

@@ -26,12 +26,43 @@ def check(args) -> int:
     return 0
 
 
+def export(args) -> int:
+    from macros.export import export as write_downloads
+
+    try:
+        catalog = build_catalog(Path(args.data), shown_from=Path.cwd())
+    except DataError as error:
+        print(error, file=sys.stderr)
+        return 1
+    written = write_downloads(catalog, Path(args.dir))
+    print(f"wrote {len(written)} files to {args.dir} (data as of {catalog.data_date})")
+    return 0
+
+
+def links(args) -> int:
+    from macros import links as registry
+
+    catalog = build_catalog(Path(args.data), shown_from=Path.cwd())
+    added = registry.update_registry(catalog, Path(args.site))
+    broken = registry.broken_promises(Path(args.site))
+    print(f"{len(added)} new promised links added to {registry.REGISTRY.relative_to(ROOT)}")
+    for message in broken:
+        print(message, file=sys.stderr)
+    return 1 if broken else 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m macros", description=__doc__)
     parser.add_argument("--data", default=str(ROOT / "data"), help="the data folder (default: %(default)s)")
     parser.add_argument("--debug", action="store_true", help="show a traceback on an internal error")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("check", help="check every data file; print each problem as path:line:col").set_defaults(run=check)
+    exporter = commands.add_parser("export", help="write the downloads (catalog JSON, matrix CSV, engines, schemas)")
+    exporter.add_argument("dir", help="the folder to write into")
+    exporter.set_defaults(run=export)
+    linker = commands.add_parser("links", help="add the promised links of a built site to tests/promised-links.txt")
+    linker.add_argument("--site", default=str(ROOT / "site"), help="the built site (default: %(default)s)")
+    linker.set_defaults(run=links)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

@@ -80,7 +80,7 @@ def _categories(reader: _Reader) -> list[Category]:
         if not all(_is_clean(errors, at + (k,)) for k in heading):
             continue
         features = [
-            Feature(f["id"], f["name"], f["description"], raw.get("id", ""), Origin(doc, at + ("features", fi)))
+            Feature(f["id"], f["name"], f["description"], raw["id"], f.get("former-ids", []), Origin(doc, at + ("features", fi)))
             for fi, f in _records(raw, "features")
             if _is_clean(errors, at + ("features", fi))
         ]
@@ -115,7 +115,8 @@ def _engine(reader: _Reader, path: Path) -> Engine | None:
         if _is_clean(errors, ("support", fid))
     }
     fields = {k: raw[k] for k in ("id", "name", "summary", "homepage", "repository", "license", "sources")}
-    return Engine(**fields, support=support, file_stem=path.stem, origin=Origin(doc, ()))
+    return Engine(**fields, support=support, file_stem=path.stem, former_ids=raw.get("former-ids", []),
+                  origin=Origin(doc, ()))
 
 
 def _guide(reader: _Reader) -> tuple[list[Need], list[Gap]]:

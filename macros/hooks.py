@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, InclusionLevel
@@ -17,6 +18,16 @@ def on_config(config):
     # `mkdocs serve` rebuilds in one process; without this, edits under macros/ would not show
     for name in [m for m in sys.modules if m == "macros" or m.startswith("macros.")]:
         del sys.modules[name]
+    sys.path.insert(0, str(Path(config["config_file_path"]).parent))
+    from macros import catalog_for
+    from macros.export import git_commit
+
+    # the age of the data on every page, so a screenshot or a wiki paste shows it
+    config["extra"]["commit"] = git_commit()
+    catalog = catalog_for(config)
+    config["copyright"] = f"Data as of {catalog.data_date} · commit {config['extra']['commit']}"
+    # renamed features and engines: their old pages redirect (the redirect keeps the #anchor)
+    config.plugins["redirects"].config["redirect_maps"].update(catalog.redirects())
     return config
 
 
@@ -38,12 +49,18 @@ def generated_pages(catalog) -> dict[str, str]:
     return pages
 
 
+@event_priority(50)  # before mkdocs-redirects looks for the pages its redirects lead to
 def on_files(files, config):
     from macros import catalog_for
 
-    for path, content in generated_pages(catalog_for(config)).items():
+    from macros.export import downloads
+
+    catalog = catalog_for(config)
+    for path, content in generated_pages(catalog).items():
         # NOT_IN_NAV: on_nav below files them under their section, in data order
         files.append(File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV))
+    for path, content in downloads(catalog, config["extra"]["commit"]).items():
+        files.append(File.generated(config, f"data/{path}", content=content))
     return files
 
 

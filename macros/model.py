@@ -50,6 +50,7 @@ class Feature:
     name: str
     description: str
     category: str
+    former_ids: list[str] = field(default_factory=list)
     origin: Origin = field(default=None, repr=False, compare=False)
 
 
@@ -85,6 +86,7 @@ class Engine:
     sources: list[str]
     support: dict[str, Statement]
     file_stem: str
+    former_ids: list[str] = field(default_factory=list)
     origin: Origin = field(default=None, repr=False, compare=False)
 
 
@@ -155,6 +157,18 @@ class Catalog:
             for sid in statement.sources:
                 cited.setdefault(sid, []).append(statement)
         return cited
+
+    def redirects(self) -> dict[str, str]:
+        """Old page -> current page, for every renamed feature and engine (paths under docs/)."""
+        moves = {f"features/{old}.md": f"features/{f.id}.md" for f in self.features.values() for old in f.former_ids}
+        moves.update({f"engines/{old}.md": f"engines/{e.id}.md" for e in self.engines.values() for old in e.former_ids})
+        for a, b in self.pairs():
+            for x in [a.id, *a.former_ids]:
+                for y in [b.id, *b.former_ids]:
+                    old = "-vs-".join(sorted((x, y)))
+                    if old != f"{a.id}-vs-{b.id}":
+                        moves[f"compare/{old}.md"] = f"compare/{a.id}-vs-{b.id}.md"
+        return moves
 
     @property
     def data_date(self) -> str:

@@ -103,6 +103,20 @@ def duplicate_ids(catalog, today):
 
 
 @rule
+def former_ids_are_free(catalog, today):
+    """A former id is not the id, or former id, of another feature or engine: old links must land on one record."""
+    for kind, records in (("feature", list(catalog.features.values())), ("engine", list(catalog.engines.values()))):
+        owner = {r.id: r.id for r in records}
+        for record in records:
+            for i, old in enumerate(record.former_ids):
+                if old in owner and owner[old] != record.id:
+                    yield record.origin.problem(f"former id '{old}' is already used by {kind} '{owner[old]}'",
+                                                "an old link can lead to only one place: remove one of the two",
+                                                at=("former-ids", i))
+                owner.setdefault(old, record.id)
+
+
+@rule
 def duplicate_source_url(catalog, today):
     """Two sources do not share a URL: cite one source id from many statements instead."""
     first = {}

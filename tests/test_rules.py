@@ -1,7 +1,7 @@
 """Each consistency rule, and the schema, firing on a small fixture broken one way."""
 import datetime as dt
 
-from conftest import messages
+from conftest import TODAY, messages
 from macros.rules import RULES
 
 
@@ -166,6 +166,22 @@ def test_empty_file(data):
     assert (problem.path, problem.line) == ("features.yml", 1)
 
 
+def test_former_id_used_twice(data):
+    data.replace("features.yml", "        name: Prefix caching\n", "        name: Prefix caching\n        former-ids: [http-server]\n")
+    problem = only(data.problems(), "former id 'http-server' is already used by feature 'http-server'")
+    assert (problem.path, problem.line) == ("features.yml", 11)
+
+
+def test_former_id_redirects(data):
+    data.replace("features.yml", "        name: Prefix caching\n", "        name: Prefix caching\n        former-ids: [kv-reuse]\n")
+    data.replace("engines/beta.yml", "id: beta\n", "id: beta\nformer-ids: [old-beta]\n")
+    assert data.problems() == []
+    from macros.catalog import build_catalog
+    moves = build_catalog(data.path, today=TODAY).redirects()
+    assert moves == {"features/kv-reuse.md": "features/prefix-caching.md", "engines/old-beta.md": "engines/beta.md",
+                     "compare/alpha-vs-old-beta.md": "compare/alpha-vs-beta.md"}
+
+
 # Each rule, and the test above that shows it firing on a bad fixture.
 RULE_TESTS = {
     "engine_id_matches_file": test_engine_id_matches_file,
@@ -175,6 +191,7 @@ RULE_TESTS = {
     "source_never_cited": test_source_never_cited,
     "duplicate_ids": test_duplicate_source_id,
     "duplicate_source_url": test_duplicate_source_url,
+    "former_ids_are_free": test_former_id_used_twice,
     "checked_date_valid": test_checked_date_in_the_future,
     "links_use_https": test_http_link_inside_text,
     "no_raw_html": test_raw_html_in_text,

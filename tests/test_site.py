@@ -157,3 +157,154 @@ def test_bad_data_stops_the_build_with_the_check_messages(tmp_path):
     assert result.returncode != 0
     assert re.search(r"data/engines/vllm\.yml:\d+:\d+: 'no' is read as a yes/no boolean", result.stderr)
     assert "Traceback" not in result.stderr
+
+
+# --- links that never break -----------------------------------------------------------
+
+def test_every_promised_link_resolves(site):
+    from macros.links import broken_promises
+
+    assert broken_promises(site) == []
+
+
+def test_the_registry_lists_every_page_and_data_anchor(site, catalog):
+    from macros.links import current_promises, read_registry
+
+    missing = current_promises(catalog, site) - set(read_registry()[0])
+    assert not missing, f"{len(missing)} new pages or anchors, e.g. {sorted(missing)[:3]}: run `make links` and commit"
+
+
+def test_a_removed_anchor_or_page_breaks_a_promise(tmp_path, site):
+    import shutil
+    from macros.links import broken_promises
+
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    matrix = copy / "matrix" / "index.html"
+    matrix.write_text(matrix.read_text(encoding="utf-8").replace('id="fp8--vllm"', 'id="gone"'), encoding="utf-8")
+    shutil.rmtree(copy / "features" / "gguf")
+    messages = "\n".join(broken_promises(copy))
+    assert "/matrix/#fp8--vllm no longer resolves" in messages
+    assert "/features/gguf/ no longer resolves" in messages and "former-ids" in messages
+
+
+def test_a_renamed_feature_keeps_its_old_urls_and_anchors(tmp_path):
+    from macros.links import broken_promises, read_registry
+
+    project = copy_project(tmp_path / "project")
+    features = project / "data/features.yml"
+    features.write_text(features.read_text(encoding="utf-8").replace(
+        "      - id: fp8\n", "      - id: fp8-quantization\n        former-ids: [fp8]\n"), encoding="utf-8")
+    for engine in (project / "data/engines").glob("*.yml"):
+        engine.write_text(engine.read_text(encoding="utf-8").replace("\n  fp8:\n", "\n  fp8-quantization:\n"),
+                          encoding="utf-8")
+    guide = project / "data/guide.yml"
+    guide.write_text(guide.read_text(encoding="utf-8").replace("feature: fp8\n", "feature: fp8-quantization\n"),
+                     encoding="utf-8")
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    site = tmp_path / "site"
+    assert broken_promises(site) == []
+    assert "/features/fp8/" in read_registry()[0]
+    assert 'id="fp8-quantization"' in page(site, "matrix") and 'id="fp8"' in page(site, "matrix")
+    assert 'href="../fp8-quantization/"' in page(site, "features/fp8")  # the old page redirects
+
+
+# --- downloads, offline, sub-path hosting, reproducible builds ---------------------------
+
+def test_downloads_parse_and_match_the_catalog(site, catalog):
+    import csv
+
+    data = json.loads((site / "data/catalog.json").read_text(encoding="utf-8"))
+    assert data["data_as_of"] == catalog.data_date and re.fullmatch(r"[0-9a-f]{4,}|unknown", data["commit"])
+    assert [f["id"] for c in data["categories"] for f in c["features"]] == list(catalog.features)
+    assert {s["id"] for s in data["sources"]} == set(catalog.sources)
+    for engine in data["engines"]:
+        ours = catalog.engines[engine["id"]]
+        assert {f: s["status"] for f, s in engine["support"].items()} == {f: s.status for f, s in ours.support.items()}
+        alone = json.loads((site / f"data/engines/{engine['id']}.json").read_text(encoding="utf-8"))
+        assert alone["support"] == engine["support"] and alone["data_as_of"] == catalog.data_date
+
+    lines = (site / "data/matrix.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == f"# data_as_of={catalog.data_date} commit={data['commit']}"
+    rows = list(csv.DictReader(lines[1:]))
+    assert len(rows) == len(catalog.engines) * len(catalog.features)
+    assert {(r["engine"], r["feature"]): r["status"] for r in rows} == {
+        (e.id, f): s.status for e in catalog.engines.values() for f, s in e.support.items()}
+    for row in rows:
+        statement = catalog.engines[row["engine"]].support[row["feature"]]
+        assert (row["detail"], row["sources"].split(), row["checked"]) == (statement.detail, statement.sources, statement.checked)
+
+    for schema in (site / "data/schema").glob("*.json"):
+        assert json.loads(schema.read_text(encoding="utf-8"))["x-data-as-of"] == catalog.data_date
+
+
+def test_export_command_writes_the_same_downloads(site, tmp_path):
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "macros", "export", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    assert written and all((tmp_path / p).read_bytes() == (site / "data" / p).read_bytes() for p in written)
+
+
+def test_data_date_and_commit_in_every_page_footer(site, catalog):
+    for path in site.rglob("index.html"):
+        html = path.read_text(encoding="utf-8")
+        if "Redirecting" not in html:
+            assert f"Data as of {catalog.data_date} · commit" in html, path
+
+
+def data_urls(catalog) -> set[str]:
+    text = json.dumps(__import__("macros.export", fromlist=["catalog_json"]).catalog_json(catalog, ""))
+    return set(re.findall(r"https://[^\s\"')\]]+", text))
+
+
+def test_no_request_leaves_the_site(site, catalog):
+    allowed = data_urls(catalog)
+    for path in site.rglob("*"):
+        if path.suffix not in (".html", ".css"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        for tag, attr, url in re.findall(r"<(\w+)[^>]*?\b(href|src|action|srcset)=\"(https?://[^\"]+)\"", text):
+            assert tag == "a" and attr == "href" and url.replace("&amp;", "&") in allowed, (path, tag, url)
+        assert not re.search(r"url\(\s*['\"]?https?://", text), path
+        assert "@import" not in text or "http" not in text.split("@import", 1)[1][:100], path
+
+
+def internal_links(site: Path):
+    for path in site.rglob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        for url in re.findall(r"\b(?:href|src)=\"([^\"]+)\"", html):
+            if not re.match(r"^(https?:|mailto:|#|data:|javascript:)", url):
+                yield path, url.replace("&amp;", "&")
+
+
+def test_the_site_works_under_a_sub_path(tmp_path):
+    project = copy_project(tmp_path / "project")
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        "site_name:", "site_url: https://intranet.example.org/tools/engines/\nsite_name:", 1), encoding="utf-8")
+    site = tmp_path / "site"
+    result = build(project, site)
+    assert result.returncode == 0, result.stderr
+    broken = []
+    for path, url in internal_links(site):
+        if path.name == "404.html":  # served at any depth, so MkDocs writes paths from the site's own root
+            assert url.startswith("/tools/engines/"), url
+            url, path = url.removeprefix("/tools/engines/"), site / "index.html"
+        assert not url.startswith("/"), (path, url)  # a root path would leave the sub-path
+        target = (path.parent / url.split("#")[0].split("?")[0]).resolve()
+        if not (target.is_file() or (target / "index.html").is_file()):
+            broken.append((str(path.relative_to(site)), url))
+    assert broken == []
+
+
+def test_two_builds_are_byte_identical(tmp_path):
+    first, second = tmp_path / "one", tmp_path / "two"
+    assert build(ROOT, first).returncode == 0 and build(ROOT, second).returncode == 0
+    files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
+    different = [str(p) for p in files if (first / p).read_bytes() != (second / p).read_bytes()]
+    assert different == []

@@ -1,0 +1,108 @@
+"""Downloads for wikis and scripts: the catalog as JSON, the matrix as CSV, one JSON per engine,
+and the JSON Schemas, each stamped with the data date and the git commit.
+
+Output is deterministic (sorted keys, fixed order, no timestamps beyond the data date),
+so two builds of one commit produce the same bytes.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+from dataclasses import asdict
+from pathlib import Path
+
+from macros.catalog import ROOT, SCHEMA_DIR
+from macros.model import Catalog
+
+CSV_COLUMNS = ["engine", "engine_name", "category", "feature", "feature_name", "status", "value", "detail",
+               "sources", "checked"]
+
+
+def git_commit(root: Path = ROOT) -> str:
+    """The short commit of the checkout, or "unknown" outside git."""
+    try:
+        result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
+                                timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return result.stdout.strip() if result.returncode == 0 else "unknown"
+
+
+def stamp(catalog: Catalog, commit: str) -> dict:
+    return {"data_as_of": catalog.data_date, "commit": commit}
+
+
+def _statement(statement) -> dict:
+    return {"status": statement.status, "value": statement.value, "detail": statement.detail,
+            "sources": list(statement.sources), "checked": statement.checked}
+
+
+def _engine(catalog: Catalog, engine) -> dict:
+    return {
+        "id": engine.id, "name": engine.name, "summary": engine.summary, "homepage": engine.homepage,
+        "repository": engine.repository, "license": engine.license, "sources": list(engine.sources),
+        "support": {f: _statement(engine.support[f]) for f in catalog.features},
+    }
+
+
+def catalog_json(catalog: Catalog, commit: str) -> dict:
+    return {
+        **stamp(catalog, commit),
+        "statuses": [asdict(s) for s in catalog.statuses.values()],
+        "categories": [
+            {"id": c.id, "name": c.name, "description": c.description,
+             "features": [{"id": f.id, "name": f.name, "description": f.description} for f in c.features]}
+            for c in catalog.categories
+        ],
+        "sources": [{k: v for k, v in asdict(s).items() if k != "origin" and v != ""} for s in catalog.sources.values()],
+        "engines": [_engine(catalog, e) for e in catalog.engines.values()],
+    }
+
+
+def matrix_csv(catalog: Catalog, commit: str) -> str:
+    out = io.StringIO()
+    out.write(f"# data_as_of={catalog.data_date} commit={commit}\n")
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for engine in catalog.engines.values():
+        for category in catalog.categories:
+            for feature in category.features:
+                st = engine.support[feature.id]
+                writer.writerow({"engine": engine.id, "engine_name": engine.name, "category": category.id,
+                                 "feature": feature.id, "feature_name": feature.name, "status": st.status,
+                                 "value": st.value, "detail": st.detail, "sources": " ".join(st.sources),
+                                 "checked": st.checked})
+    return out.getvalue()
+
+
+def _dump(data) -> str:
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def downloads(catalog: Catalog, commit: str) -> dict[str, str]:
+    """Relative path -> text of every download."""
+    files = {
+        "catalog.json": _dump(catalog_json(catalog, commit)),
+        "matrix.csv": matrix_csv(catalog, commit),
+    }
+    for engine in catalog.engines.values():
+        files[f"engines/{engine.id}.json"] = _dump({**stamp(catalog, commit), **_engine(catalog, engine)})
+    for schema in sorted(SCHEMA_DIR.glob("*.schema.json")):
+        data = json.loads(schema.read_text(encoding="utf-8"))
+        data["x-data-as-of"], data["x-commit"] = catalog.data_date, commit
+        files[f"schema/{schema.name}"] = _dump(data)
+    return files
+
+
+def export(catalog: Catalog, target: Path, commit: str | None = None) -> list[Path]:
+    """Write every download under `target`; returns the files written."""
+    written = []
+    for name, text in downloads(catalog, commit or git_commit()).items():
+        path = Path(target) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
