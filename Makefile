@@ -13,7 +13,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 export PYTHONDONTWRITEBYTECODE := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check test links clean
+.PHONY: help setup serve build check fmt diff test links clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -33,6 +33,13 @@ build: $(STAMP) ## Build the site into site/ (strict: any warning fails)
 
 check: $(STAMP) ## Check every data file; print each problem as path:line:col
 	@$(BIN)/python -m macros check
+
+BASE ?= HEAD
+diff: $(STAMP) ## The data change since BASE (default HEAD) in plain words: make diff BASE=main
+	@$(BIN)/python -m macros diff $(BASE)
+
+fmt: $(STAMP) ## Rewrite data files in canonical key order (keeps comments)
+	@$(BIN)/python -m macros fmt
 
 test: $(STAMP) ## Check the data, run the tests, build the site strictly
 	@$(BIN)/python -m macros check

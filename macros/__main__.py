@@ -51,6 +51,43 @@ def links(args) -> int:
     return 1 if broken else 0
 
 
+def fmt(args) -> int:
+    from ruamel.yaml.error import YAMLError
+
+    from macros.canonical import reorder_file
+    from macros.catalog import SCHEMA_DIR, read_catalog
+
+    data = Path(args.data)
+    catalog, _ = read_catalog(data, shown_from=Path.cwd())
+    files = [(data / "features.yml", "features.schema.json"), (data / "sources.yml", "sources.schema.json"),
+             (data / "guide.yml", "guide.schema.json")]
+    files += [(path, "engine.schema.json") for path in sorted((data / "engines").glob("*.yml"))]
+    changed = 0
+    for path, schema in files:
+        try:
+            if path.exists() and reorder_file(path, schema, SCHEMA_DIR, list(catalog.features)):
+                changed += 1
+                print(f"reformatted {path}")
+        except (YAMLError, UnicodeDecodeError) as error:
+            print(f"skipped {path}: it does not load ({type(error).__name__}); run `make check`", file=sys.stderr)
+    print(f"{changed} of {len(files)} files reformatted")
+    return 0
+
+
+def diff(args) -> int:
+    from macros.catalog import read_catalog
+    from macros.diff import RevisionError, catalog_at, describe
+
+    try:
+        old = catalog_at(args.revision, Path(args.data))
+    except RevisionError as error:
+        print(f"cannot read the data at {args.revision}: {error}", file=sys.stderr)
+        return 1
+    new, _ = read_catalog(Path(args.data), shown_from=Path.cwd())
+    print(describe(old, new))
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m macros", description=__doc__)
     parser.add_argument("--data", default=str(ROOT / "data"), help="the data folder (default: %(default)s)")
@@ -60,6 +97,10 @@ def main(argv=None) -> int:
     exporter = commands.add_parser("export", help="write the downloads (catalog JSON, matrix CSV, engines, schemas)")
     exporter.add_argument("dir", help="the folder to write into")
     exporter.set_defaults(run=export)
+    commands.add_parser("fmt", help="rewrite data files in canonical key order, keeping comments").set_defaults(run=fmt)
+    differ = commands.add_parser("diff", help="the data change since a git revision, in plain words (Markdown)")
+    differ.add_argument("revision", nargs="?", default="HEAD", help="the revision to compare with (default: HEAD)")
+    differ.set_defaults(run=diff)
     linker = commands.add_parser("links", help="add the promised links of a built site to tests/promised-links.txt")
     linker.add_argument("--site", default=str(ROOT / "site"), help="the built site (default: %(default)s)")
     linker.set_defaults(run=links)

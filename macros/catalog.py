@@ -56,6 +56,7 @@ class _Reader:
             self.problems += problems
             self.complete = False
             return None, set()
+        doc.schema = schema
         found = validate(doc, self.schema_dir, schema)
         self.problems += [problem for _, problem in found]
         self.complete = self.complete and not found

@@ -76,3 +76,25 @@ def on_nav(nav, config, files):
                 file.page.parent = section
                 section.children.append(file.page)
     return nav
+
+
+def edit_target(src_uri: str) -> str:
+    """The file a reader should edit to change a page: the data behind it, or its own Markdown."""
+    folder, _, name = src_uri.rpartition("/")
+    stem = name.removesuffix(".md")
+    if folder == "engines" and stem != "index":
+        return f"blob/data/engines/{stem}.yml"
+    if folder == "features" and stem != "index":
+        return "blob/data/features.yml"
+    if folder == "compare" and stem != "index":
+        return "tree/data/engines"
+    by_page = {"guide.md": "data/guide.yml", "sources.md": "data/sources.yml", "reference/seed.md": "data/sources.yml"}
+    return f"blob/{by_page.get(src_uri, 'docs/' + src_uri)}"
+
+
+def on_page_context(context, page, config, nav):
+    repository, branch = config["extra"].get("edit_repository"), config["extra"].get("edit_branch", "main")
+    if repository:
+        kind, _, path = edit_target(page.file.src_uri).partition("/")
+        page.edit_url = f"{repository.rstrip('/')}/{'edit' if kind == 'blob' else 'tree'}/{branch}/{path}"
+    return context

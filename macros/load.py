@@ -41,7 +41,7 @@ class Document:
     data: object = None
     positions: dict = field(default_factory=dict)  # Pointer -> (line, col) of the value
     key_positions: dict = field(default_factory=dict)  # Pointer -> (line, col) of the key
-    dates: set = field(default_factory=set)  # Pointers of unquoted dates, kept as text
+    schema: str = ""  # the JSON Schema this document follows, once known
 
     def where(self, pointer: Pointer = (), key: bool = False) -> tuple[int, int]:
         """The position of `pointer`, or of its nearest ancestor that has one."""
@@ -123,7 +123,6 @@ class _Builder:
             if pointer and pointer[-1] not in self.date_keys:
                 self.fail(node, f"'{text}' is read as a date by YAML, but this field holds text",
                           f"write \"{text}\" in quotes")
-            self.doc.dates.add(pointer)
         # numbers and dates stay exactly as written: `1.10` is not 1.1, `010` is not 8
         return text
 

@@ -194,6 +194,33 @@ def unknown_not_dressed_as_known(catalog, today):
                                            "remove `value`, or set the status the sources support", at=("value",))
 
 
+def documents(catalog):
+    """Every loaded data file, once."""
+    seen = {}
+    records = [*catalog.engines.values(), *catalog.categories, *catalog.source_list, *catalog.need_list, *catalog.gaps]
+    for record in records:
+        seen.setdefault(record.origin.path, record.origin.doc)
+    return list(seen.values())
+
+
+@rule
+def canonical_order(catalog, today):
+    """Keys follow one order (the schema's, and features.yml's for `support`), so diffs stay small: `make fmt` fixes it."""
+    from macros.canonical import canonical_keys, mapping_orders
+    from macros.catalog import SCHEMA_DIR
+
+    order = list(catalog.features)
+    for doc in documents(catalog):
+        for pointer, mapping, expected in mapping_orders(doc.data, doc.schema, SCHEMA_DIR, order):
+            keys = list(mapping)
+            wanted = canonical_keys(keys, expected)
+            if keys != wanted:
+                first = next(i for i, (a, b) in enumerate(zip(keys, wanted)) if a != b)
+                yield doc.problem(pointer + (keys[first],), f"'{keys[first]}' is out of order here: expected "
+                                  f"'{wanted[first]}' first", "run `make fmt` to put every key in its place", key=True)
+                break  # one per file is enough to send the contributor to `make fmt`
+
+
 @rule
 def guide_features_exist(catalog, today):
     """Every feature the decision guide names exists in data/features.yml."""

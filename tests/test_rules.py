@@ -167,19 +167,25 @@ def test_empty_file(data):
 
 
 def test_former_id_used_twice(data):
-    data.replace("features.yml", "        name: Prefix caching\n", "        name: Prefix caching\n        former-ids: [http-server]\n")
+    data.replace("features.yml", "      - id: prefix-caching\n", "      - id: prefix-caching\n        former-ids: [http-server]\n")
     problem = only(data.problems(), "former id 'http-server' is already used by feature 'http-server'")
-    assert (problem.path, problem.line) == ("features.yml", 11)
+    assert (problem.path, problem.line) == ("features.yml", 10)
 
 
 def test_former_id_redirects(data):
-    data.replace("features.yml", "        name: Prefix caching\n", "        name: Prefix caching\n        former-ids: [kv-reuse]\n")
+    data.replace("features.yml", "      - id: prefix-caching\n", "      - id: prefix-caching\n        former-ids: [kv-reuse]\n")
     data.replace("engines/beta.yml", "id: beta\n", "id: beta\nformer-ids: [old-beta]\n")
     assert data.problems() == []
     from macros.catalog import build_catalog
     moves = build_catalog(data.path, today=TODAY).redirects()
     assert moves == {"features/kv-reuse.md": "features/prefix-caching.md", "engines/old-beta.md": "engines/beta.md",
                      "compare/alpha-vs-old-beta.md": "compare/alpha-vs-beta.md"}
+
+
+def test_keys_out_of_canonical_order(data):
+    data.replace("engines/alpha.yml", "    status: supported\n    value: built in\n", "    value: built in\n    status: supported\n")
+    problem = only(data.problems(), "'value' is out of order here: expected 'status' first")
+    assert (problem.path, problem.line) == ("engines/alpha.yml", 10) and "make fmt" in problem.tip
 
 
 # Each rule, and the test above that shows it firing on a bad fixture.
@@ -197,6 +203,7 @@ RULE_TESTS = {
     "no_raw_html": test_raw_html_in_text,
     "unknown_not_dressed_as_known": test_unknown_with_a_value,
     "guide_features_exist": test_guide_names_unknown_feature,
+    "canonical_order": test_keys_out_of_canonical_order,
 }
 
 

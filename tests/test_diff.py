@@ -1,0 +1,86 @@
+"""`python -m macros diff REV` on a fixture repository with real commits."""
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import FIXTURES, ROOT
+
+
+def git(repo, *args):
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=repo, check=True,
+                   capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    shutil.copytree(FIXTURES / "minimal", tmp_path / "data")
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "base")
+    return tmp_path
+
+
+def edit(repo, name, old, new):
+    path = repo / "data" / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def commit_and_diff(repo, revision="HEAD~1"):
+    git(repo, "commit", "-qam", "change")
+    result = subprocess.run([sys.executable, "-m", "macros", "--data", str(repo / "data"), "diff", revision],
+                            cwd=repo, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_one_status_change_is_one_readable_line(repo):
+    edit(repo, "engines/alpha.yml", "status: experimental", "status: supported")
+    out = commit_and_diff(repo)
+    assert "- Alpha / Prefix caching: experimental -> supported" in out.splitlines()
+    assert out.count("\n- ") == 1
+
+
+def test_value_and_source_changes(repo):
+    edit(repo, "engines/alpha.yml", "value: built in", "value: optional extra")
+    edit(repo, "engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
+         "    sources: [beta-readme]\n    checked: 2026-01-12\n  prefix")
+    out = commit_and_diff(repo)
+    assert ('- Alpha / HTTP server: value: "built in" -> "optional extra"; sources: +beta-readme -alpha-docs; '
+            "checked 2026-01-12") in out
+
+
+def test_additions_and_removals(repo):
+    edit(repo, "features.yml", "        description: Reuse of a shared prompt prefix.\n",
+         "        description: Reuse of a shared prompt prefix.\n      - id: grpc\n        name: gRPC\n        description: A gRPC server.\n")
+    for engine in ("alpha", "beta"):
+        path = repo / "data" / "engines" / f"{engine}.yml"
+        source = "alpha-docs" if engine == "alpha" else "beta-readme"
+        path.write_text(path.read_text() + f"  grpc:\n    status: unknown\n    detail: Not said.\n    sources: [{source}]\n"
+                        "    checked: 2026-01-12\n", encoding="utf-8")
+    edit(repo, "sources.yml", "sources:\n", "sources:\n  - id: gamma-docs\n    title: Gamma docs\n    url: https://gamma.example.org/\n"
+         "    publisher: Gamma\n    kind: docs\n    checked: 2026-01-12\n")
+    (repo / "data" / "engines" / "beta.yml").rename(repo / "data" / "engines" / "gamma.yml")
+    edit(repo, "engines/gamma.yml", "id: beta\nname: Beta", "id: gamma\nname: Gamma")
+    edit(repo, "engines/gamma.yml", "sources: [beta-readme]\nsupport", "sources: [gamma-docs]\nsupport")
+    git(repo, "add", "-A")
+    out = commit_and_diff(repo)
+    for line in ("- Added: Gamma (`gamma`)", "- Removed: Beta (`beta`)", "- Added: gRPC (`grpc`)",
+                 "- Added: `gamma-docs`, Gamma docs"):
+        assert line in out.splitlines(), out
+
+
+def test_rechecked_source_and_nothing_else(repo):
+    edit(repo, "sources.yml", "checked: 2026-01-11", "checked: 2026-02-01")
+    out = commit_and_diff(repo)
+    assert "- Re-checked: `beta-readme`: 2026-01-11 -> 2026-02-01" in out.splitlines()
+
+
+def test_an_unknown_revision_is_a_clear_error(repo):
+    result = subprocess.run([sys.executable, "-m", "macros", "--data", str(repo / "data"), "diff", "no-such-rev"],
+                            cwd=repo, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 1 and "cannot read the data at no-such-rev" in result.stderr
+    assert "Traceback" not in result.stderr
