@@ -6,6 +6,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 HOST ?= 127.0.0.1:8000
+# BROWSER=0 skips the browser tests, on purpose and visibly; otherwise they must run.
+BROWSER ?= 1
+CHROMIUM ?= /usr/bin/chromium
+NODE_TOOLS := tests/browser/node_modules/.package-lock.json
 
 # Material and mkdocs-redirects print an end-of-life/MkDocs 2 banner on every build.
 export NO_MKDOCS_2_WARNING := 1
@@ -13,7 +17,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 export PYTHONDONTWRITEBYTECODE := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check fmt diff test links clean
+.PHONY: help setup serve build check fmt diff test browser-tools links clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -41,10 +45,25 @@ diff: $(STAMP) ## The data change since BASE (default HEAD) in plain words: make
 fmt: $(STAMP) ## Rewrite data files in canonical key order (keeps comments)
 	@$(BIN)/python -m macros fmt
 
-test: $(STAMP) ## Check the data, run the tests, build the site strictly
+test: $(STAMP) browser-tools ## Check the data, run every test (browser included), build the site strictly
 	@$(BIN)/python -m macros check
-	$(BIN)/python -m pytest
+	BROWSER=$(BROWSER) CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
 	$(BIN)/mkdocs build --strict --clean
+
+# Chromium from Debian (test tools cannot download browsers here) and axe-core from npm.
+browser-tools: $(if $(filter 0,$(BROWSER)),,$(NODE_TOOLS) $(CHROMIUM))
+
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Chromium for the browser tests (apt-get)"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || exit 1; \
+	else \
+		echo "Chromium is missing at $(CHROMIUM). Install it (sudo apt-get install chromium), set CHROMIUM=/path/to/chromium,"; \
+		echo "or skip the browser tests explicitly: make test BROWSER=0"; exit 1; \
+	fi
+
+$(NODE_TOOLS): tests/browser/package.json tests/browser/package-lock.json
+	npm ci --prefix tests/browser --no-audit --no-fund --silent
 
 links: build ## Add the pages and anchors of a fresh build to tests/promised-links.txt
 	$(BIN)/python -m macros links --site site

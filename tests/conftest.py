@@ -52,3 +52,22 @@ def data(tmp_path) -> DataDir:
 
 def messages(problems) -> list[str]:
     return [str(p) for p in problems]
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    from macros.catalog import build_catalog
+
+    return build_catalog(ROOT / "data")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The real site, built once for every test that reads it."""
+    from sitebuild import build
+
+    site_dir = tmp_path_factory.mktemp("site")
+    result = build(ROOT, site_dir)
+    assert result.returncode == 0, result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+    return site_dir

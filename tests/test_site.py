@@ -9,23 +9,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from macros.catalog import build_catalog, read_catalog
+from macros.catalog import read_catalog
 from macros import guide as guide_logic, render
 from sitebuild import build, copy_project
-
-
-@pytest.fixture(scope="session")
-def catalog():
-    return build_catalog(ROOT / "data")
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    site_dir = tmp_path_factory.mktemp("site")
-    result = build(ROOT, site_dir)
-    assert result.returncode == 0, result.stderr
-    assert "WARNING" not in result.stderr, result.stderr
-    return site_dir
 
 
 def page(site: Path, url: str) -> str:

@@ -137,7 +137,13 @@
     });
   }
 
+  // Material's search overlay is a dialog without a name; screen readers need one.
+  function nameTheSearchDialog() {
+    each(document, ".md-search[role=dialog]:not([aria-label])", function (dialog) { dialog.setAttribute("aria-label", "Search"); });
+  }
+
   function init() {
+    nameTheSearchDialog();
     each(document, "[data-di-matrix]", setUpMatrix);
     each(document, "[data-di-compare]", setUpCompare);
     each(document, "[data-di-guide]", setUpGuide);
