@@ -17,7 +17,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 export PYTHONDONTWRITEBYTECODE := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check fmt diff test browser-tools links clean
+.PHONY: help setup serve build check fmt diff test browser-tools bench audit links clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -64,6 +64,15 @@ $(CHROMIUM):
 
 $(NODE_TOOLS): tests/browser/package.json tests/browser/package-lock.json
 	npm ci --prefix tests/browser --no-audit --no-fund --silent
+
+bench: $(STAMP) ## Build cost of this site and of 50 engines x 300 features, against their floors (prints figures)
+	$(BIN)/python -m macros bench
+
+audit: build $(CHROMIUM) tests/audit/node_modules/.package-lock.json ## Lighthouse scores of the main pages (performance, accessibility, best practices)
+	CHROMIUM=$(CHROMIUM) $(BIN)/python tests/audit/audit.py
+
+tests/audit/node_modules/.package-lock.json: tests/audit/package.json tests/audit/package-lock.json
+	npm ci --prefix tests/audit --no-audit --no-fund --silent
 
 links: build ## Add the pages and anchors of a fresh build to tests/promised-links.txt
 	$(BIN)/python -m macros links --site site

@@ -88,6 +88,12 @@ def diff(args) -> int:
     return 0
 
 
+def bench(args) -> int:
+    from macros.bench import main as run_bench
+
+    return run_bench(args.engines, args.features)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m macros", description=__doc__)
     parser.add_argument("--data", default=str(ROOT / "data"), help="the data folder (default: %(default)s)")
@@ -101,6 +107,10 @@ def main(argv=None) -> int:
     differ = commands.add_parser("diff", help="the data change since a git revision, in plain words (Markdown)")
     differ.add_argument("revision", nargs="?", default="HEAD", help="the revision to compare with (default: HEAD)")
     differ.set_defaults(run=diff)
+    bencher = commands.add_parser("bench", help="build cost of this site and of a generated catalog, against their floors")
+    bencher.add_argument("--engines", type=int, default=50)
+    bencher.add_argument("--features", type=int, default=300)
+    bencher.set_defaults(run=bench)
     linker = commands.add_parser("links", help="add the promised links of a built site to tests/promised-links.txt")
     linker.add_argument("--site", default=str(ROOT / "site"), help="the built site (default: %(default)s)")
     linker.set_defaults(run=links)

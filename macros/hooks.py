@@ -35,9 +35,10 @@ def generated_pages(catalog) -> dict[str, str]:
     """Path under docs/ -> Markdown for every page made from the data."""
     from macros.render import pair_slug
 
-    def page(title: str, call: str, hide_toc: bool = False) -> str:
-        hide = "hide:\n  - toc\n" if hide_toc else ""
-        return f"---\ntitle: {json.dumps(title)}\n{hide}---\n\n{call}\n"
+    def page(title: str, call: str, wide: bool = False) -> str:
+        # a comparison repeats what feature and engine pages say: keep it out of the search index
+        extra = "hide:\n  - toc\nsearch:\n  exclude: true\n" if wide else ""
+        return f"---\ntitle: {json.dumps(title)}\n{extra}---\n\n{call}\n"
 
     pages = {}
     for engine in catalog.engines.values():
@@ -45,7 +46,7 @@ def generated_pages(catalog) -> dict[str, str]:
     for feature in catalog.features.values():
         pages[f"features/{feature.id}.md"] = page(feature.name, f'{{{{ feature_page("{feature.id}") }}}}')
     for a, b in catalog.pairs():
-        pages[f"compare/{pair_slug(a.id, b.id)}.md"] = page(f"{a.name} vs {b.name}", f'{{{{ compare("{a.id}", "{b.id}") }}}}', hide_toc=True)
+        pages[f"compare/{pair_slug(a.id, b.id)}.md"] = page(f"{a.name} vs {b.name}", f'{{{{ compare("{a.id}", "{b.id}") }}}}', wide=True)
     return pages
 
 
@@ -62,6 +63,12 @@ def on_files(files, config):
     for path, content in downloads(catalog, config["extra"]["commit"]).items():
         files.append(File.generated(config, f"data/{path}", content=content))
     return files
+
+
+def on_page_content(html, page, config, files):
+    from macros import unstash
+
+    return unstash(config, page.file.src_uri, html)
 
 
 def on_nav(nav, config, files):

@@ -20,22 +20,6 @@ from macros.model import Catalog
 TEMPLATES = Path(__file__).parent / "templates"
 
 
-class SourceNumbers:
-    """Numbers sources in the order a page first cites them: [1], [2], ..."""
-
-    def __init__(self, catalog: Catalog):
-        self.catalog = catalog
-        self.order: list[str] = []
-
-    def number(self, source_id: str) -> int:
-        if source_id not in self.order:
-            self.order.append(source_id)
-        return self.order.index(source_id) + 1
-
-    def cited(self):
-        return [(i + 1, self.catalog.sources[sid]) for i, sid in enumerate(self.order)]
-
-
 def site_root(page_url: str) -> str:
     """The relative prefix from a page (`compare/a-vs-b/`) back to the site root (`../../`)."""
     parts = [part for part in page_url.split("/") if part]
@@ -53,15 +37,49 @@ def environment() -> Environment:
     return env
 
 
-def _render(template: str, catalog: Catalog, page_url: str, **context) -> Markup:
-    root = site_root(page_url)
+def _cache(catalog: Catalog) -> dict:
+    """Rendered fragments of this catalog, reused across the pages of one build."""
+    return catalog.__dict__.setdefault("_rendered", {})
+
+
+def _helpers(catalog: Catalog, root: str) -> dict:
+    """Template globals for one page depth. Cells and badges repeat thousands of times
+    across a big site, so each is rendered once and reused (the build benchmark shows why)."""
+    env, cache = environment(), _cache(catalog)
+    numbers = cache.setdefault("numbers", {sid: i + 1 for i, sid in enumerate(catalog.sources)})
 
     def source_href(source):
         return source.url or root + source.page.removesuffix(".md") + "/"
 
-    html = environment().get_template(template).render(
-        catalog=catalog, root=root, statuses=catalog.statuses, source_href=source_href,
-        refs=SourceNumbers(catalog), **context)
+    def once(key, template, **context):
+        if key not in cache:
+            cache[key] = Markup(env.get_template(template).render(**base, **context).strip())
+        return cache[key]
+
+    def badge(status_id):
+        return once(("badge", status_id), "badge.html", status_id=status_id)
+
+    def refs(ids):
+        return once(("refs", tuple(ids), root), "refs.html", ids=ids)
+
+    def cell(statement, brief=False):
+        engine, feature = catalog.engines[statement.engine], catalog.features[statement.feature]
+        return once(("cell", statement.engine, statement.feature, brief, root), "cell.html",
+                    st=statement, engine=engine, feature=feature, brief=brief)
+
+    base = dict(catalog=catalog, root=root, statuses=catalog.statuses, source_href=source_href,
+                number=numbers.__getitem__, badge=badge, refs=refs, cell=cell)
+    return base
+
+
+def cited(catalog: Catalog, statements, extra=()) -> list[str]:
+    """The source ids a page cites, in site-wide number order."""
+    ids = set(extra) | {sid for st in statements for sid in st.sources}
+    return [sid for sid in catalog.sources if sid in ids]
+
+
+def _render(template: str, catalog: Catalog, page_url: str, **context) -> Markup:
+    html = environment().get_template(template).render(**_helpers(catalog, site_root(page_url)), **context)
     # Python-Markdown must see one raw HTML block: no blank lines inside, no leading indent
     return Markup("\n".join(line.strip() for line in html.splitlines() if line.strip()))
 
@@ -92,11 +110,14 @@ def status_legend(catalog: Catalog, page_url: str) -> Markup:
 
 
 def matrix(catalog: Catalog, page_url: str) -> Markup:
-    return _render("matrix.html", catalog, page_url, engines=list(catalog.engines.values()))
+    return _render("matrix.html", catalog, page_url, engines=list(catalog.engines.values()),
+                   cited=cited(catalog, catalog.statements()))
 
 
 def compare(catalog: Catalog, page_url: str, a: str, b: str) -> Markup:
-    return _render("compare.html", catalog, page_url, left=catalog.engines[a], right=catalog.engines[b])
+    left, right = catalog.engines[a], catalog.engines[b]
+    statements = [*left.support.values(), *right.support.values()]
+    return _render("compare.html", catalog, page_url, left=left, right=right, cited=cited(catalog, statements))
 
 
 def compare_index(catalog: Catalog, page_url: str) -> Markup:
@@ -106,7 +127,9 @@ def compare_index(catalog: Catalog, page_url: str) -> Markup:
 def feature_page(catalog: Catalog, page_url: str, feature_id: str) -> Markup:
     feature = catalog.features[feature_id]
     category = next(c for c in catalog.categories if c.id == feature.category)
-    return _render("feature.html", catalog, page_url, feature=feature, category=category)
+    statements = [e.support[feature_id] for e in catalog.engines.values()]
+    return _render("feature.html", catalog, page_url, feature=feature, category=category,
+                   cited=cited(catalog, statements))
 
 
 def feature_index(catalog: Catalog, page_url: str) -> Markup:
@@ -116,7 +139,8 @@ def feature_index(catalog: Catalog, page_url: str) -> Markup:
 def engine_page(catalog: Catalog, page_url: str, engine_id: str) -> Markup:
     engine = catalog.engines[engine_id]
     others = [(pair_slug(*sorted((engine_id, o))), catalog.engines[o]) for o in catalog.engines if o != engine_id]
-    return _render("engine.html", catalog, page_url, engine=engine, others=others)
+    return _render("engine.html", catalog, page_url, engine=engine, others=others,
+                   cited=cited(catalog, engine.support.values(), engine.sources))
 
 
 def engine_index(catalog: Catalog, page_url: str) -> Markup:

@@ -294,3 +294,19 @@ def test_two_builds_are_byte_identical(tmp_path):
     assert files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
     different = [str(p) for p in files if (first / p).read_bytes() != (second / p).read_bytes()]
     assert different == []
+
+
+def test_a_generated_catalog_checks_and_builds(tmp_path):
+    from macros.catalog import build_catalog
+    from macros.synthetic import write_catalog
+
+    project = copy_project(tmp_path / "project")
+    for path in [*(project / "data").glob("*.yml"), *(project / "data/engines").glob("*.yml")]:
+        path.unlink()
+    write_catalog(project / "data", engines=3, features=12, per_category=5)
+    catalog = build_catalog(project / "data")
+    assert (len(catalog.engines), len(catalog.features), len(catalog.categories)) == (3, 12, 3)
+    result = build(project, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    assert page(tmp_path / "site", "matrix").count('data-engine="') == 36
+    assert len(list((tmp_path / "site/compare").glob("*-vs-*/index.html"))) == 3
