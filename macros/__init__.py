@@ -1,8 +1,8 @@
 """The adapter MkDocs calls: one-line macros for pages, over the functions in macros.render.
 
 mkdocs-macros-plugin imports this package (`module_name: macros`) and calls define_env
-once per build. The catalog is loaded and checked here, once, and shared with the
-page-generating hook through `catalog_for`.
+once per build. The catalog is loaded and checked once per build by `catalog_for`, which
+macros/hooks.py calls first and the macros then share.
 """
 from __future__ import annotations
 

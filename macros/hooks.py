@@ -1,4 +1,6 @@
-"""MkDocs hooks: fresh code on every rebuild, and the pages that exist once per engine, feature or pair.
+"""MkDocs hooks: fresh code on every rebuild; the pages made from data (one per engine, feature
+and pair) and the downloads; their place in the navigation; redirects for renamed ids; the
+data date in the footer; edit links to the file behind each page.
 
 Kept thin: the pages themselves are one-line macro calls rendered by macros/__init__.py.
 """
@@ -18,7 +20,9 @@ def on_config(config):
     # `mkdocs serve` rebuilds in one process; without this, edits under macros/ would not show
     for name in [m for m in sys.modules if m == "macros" or m.startswith("macros.")]:
         del sys.modules[name]
-    sys.path.insert(0, str(Path(config["config_file_path"]).parent))
+    project = str(Path(config["config_file_path"]).parent)
+    if project not in sys.path:
+        sys.path.insert(0, project)
     from macros import catalog_for
     from macros.export import git_commit
 

@@ -16,21 +16,41 @@ import yaml
 from macros.problems import Problem
 
 try:  # the C parser is several times faster; fall back where libyaml is missing
-    from yaml import CSafeLoader as _Loader
+    from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover
-    from yaml import SafeLoader as _Loader
+    from yaml.loader import Reader, Scanner, Parser, Composer
+
+    class _Parser(Reader, Scanner, Parser, Composer):
+        def __init__(self, stream):
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+            Composer.__init__(self)
+
+
+class _Loader(_Parser, yaml.resolver.BaseResolver):
+    """Parse and compose only. Plain scalars are classified in _Builder.scalar, which needs
+    just three answers (boolean? null? date?) rather than YAML's full set of implicit types."""
+
+    _TAGS = {yaml.ScalarNode: "tag:yaml.org,2002:str", yaml.SequenceNode: "tag:yaml.org,2002:seq",
+             yaml.MappingNode: "tag:yaml.org,2002:map"}
+
+    def __init__(self, stream):
+        _Parser.__init__(self, stream)
+        yaml.resolver.BaseResolver.__init__(self)
+
+    def resolve(self, kind, value, implicit):
+        return self._TAGS[kind]
 
 Pointer = tuple  # a path into the document: ("support", "gguf", "status")
 
-STR = "tag:yaml.org,2002:str"
-BOOL = "tag:yaml.org,2002:bool"
-NULL = "tag:yaml.org,2002:null"
-TIMESTAMP = "tag:yaml.org,2002:timestamp"
-MERGE = "tag:yaml.org,2002:merge"
-MAP = "tag:yaml.org,2002:map"
-SEQ = "tag:yaml.org,2002:seq"
 
 _YAML12_BOOLEANS = {"true": True, "false": False}
+# YAML 1.1 reads these as booleans; we refuse them, so that `status: no` never turns into False
+_YAML11_BOOLEANS = {"yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF",
+                    "y", "Y", "n", "N", "True", "TRUE", "False", "FALSE"}
+_NULLS = {"", "~", "null", "Null", "NULL"}
+_DATE = re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}.*)?$")
 
 
 @dataclass
@@ -92,7 +112,7 @@ class _Builder:
         result: dict = {}
         first_line: dict = {}
         for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == MERGE:
+            if not isinstance(key_node, yaml.ScalarNode) or (key_node.value == "<<" and not key_node.style):
                 self.fail(key_node, "keys must be plain text (no merge keys `<<`, lists or mappings as keys)")
                 continue
             key = self.scalar(key_node, pointer + ("<key>",))
@@ -109,17 +129,17 @@ class _Builder:
 
     def scalar(self, node, pointer: Pointer):
         text = node.value
-        if node.style or node.tag == STR:  # quoted or block text: always text
+        if node.style or node.tag != "tag:yaml.org,2002:str":  # quoted, block or explicitly tagged: text
             return text
-        if node.tag == BOOL:
-            if text in _YAML12_BOOLEANS:
-                return _YAML12_BOOLEANS[text]
+        if text in _YAML12_BOOLEANS:
+            return _YAML12_BOOLEANS[text]
+        if text in _YAML11_BOOLEANS:
             self.fail(node, f"'{text}' is read as a yes/no boolean by YAML 1.1",
                       f"write \"{text}\" in quotes if you mean the text, or true/false for a boolean")
             return text
-        if node.tag == NULL:
+        if text in _NULLS:
             return None
-        if node.tag == TIMESTAMP:
+        if text[:1].isdigit() and _DATE.match(text):
             if pointer and pointer[-1] not in self.date_keys:
                 self.fail(node, f"'{text}' is read as a date by YAML, but this field holds text",
                           f"write \"{text}\" in quotes")

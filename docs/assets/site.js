@@ -13,7 +13,6 @@
     var status = matrix.querySelector("[data-di-filter-status]");
     var count = matrix.querySelector("[data-di-count]");
     var table = matrix.querySelector("table");
-    controls.hidden = false;
 
     function apply() {
       var shown = 0;
@@ -63,7 +62,6 @@
     var box = compare.querySelector("[data-di-diff-only]");
     var count = compare.querySelector("[data-di-count]");
     var differing = compare.querySelectorAll("tr[data-differs='true']").length;
-    controls.hidden = false;
     each(compare, ".di-compare-category", function (section) {
       if (!section.querySelector("tr[data-differs='true']")) { section.classList.add("di-all-same"); }
     });
@@ -80,8 +78,6 @@
     var data = JSON.parse(document.getElementById("di-guide-data").textContent);
     var form = guide.querySelector("[data-di-controls]");
     var results = guide.querySelector("[data-di-results]");
-    form.hidden = false;
-    results.hidden = false;
 
     function text(tag, content) { var el = document.createElement(tag); el.textContent = content; return el; }
 
