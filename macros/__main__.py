@@ -16,11 +16,18 @@ def describe(catalog) -> str:
             f"data as of {catalog.data_date}")
 
 
-def check(args) -> int:
+def checked_catalog(args):
+    """The checked catalog, or None after printing every problem."""
     try:
-        catalog = build_catalog(Path(args.data), shown_from=Path.cwd())
+        return build_catalog(Path(args.data), shown_from=Path.cwd())
     except DataError as error:
         print(error, file=sys.stderr)
+        return None
+
+
+def check(args) -> int:
+    catalog = checked_catalog(args)
+    if catalog is None:
         return 1
     print(f"ok: {describe(catalog)}")
     return 0
@@ -29,10 +36,8 @@ def check(args) -> int:
 def export(args) -> int:
     from macros.export import export as write_downloads
 
-    try:
-        catalog = build_catalog(Path(args.data), shown_from=Path.cwd())
-    except DataError as error:
-        print(error, file=sys.stderr)
+    catalog = checked_catalog(args)
+    if catalog is None:
         return 1
     written = write_downloads(catalog, Path(args.dir))
     print(f"wrote {len(written)} files to {args.dir} (data as of {catalog.data_date})")
@@ -42,7 +47,9 @@ def export(args) -> int:
 def links(args) -> int:
     from macros import links as registry
 
-    catalog = build_catalog(Path(args.data), shown_from=Path.cwd())
+    catalog = checked_catalog(args)
+    if catalog is None:
+        return 1
     added = registry.update_registry(catalog, Path(args.site))
     broken = registry.broken_promises(Path(args.site))
     print(f"{len(added)} new promised links added to {registry.REGISTRY.relative_to(ROOT)}")

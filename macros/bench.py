@@ -21,7 +21,8 @@ PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "macros")
 
 
 def copy_project(target: Path) -> Path:
-    target.mkdir(parents=True)
+    """The parts of the project a build reads, copied to `target` (the tests use it too)."""
+    target.mkdir(parents=True, exist_ok=True)
     for part in PROJECT_PARTS:
         source = ROOT / part
         if source.is_dir():

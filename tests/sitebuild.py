@@ -2,25 +2,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT
-
-PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "macros")
-
-
-def copy_project(target: Path) -> Path:
-    target.mkdir(parents=True, exist_ok=True)
-    for part in PROJECT_PARTS:
-        source = ROOT / part
-        if source.is_dir():
-            shutil.copytree(source, target / part, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target / part)
-    return target
+from macros.bench import copy_project  # noqa: F401  (re-exported for the tests)
 
 
 def build(project: Path, site_dir: Path, *extra: str) -> subprocess.CompletedProcess:
