@@ -6,7 +6,6 @@ call it, so they all see the same data and the same problems.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 
 from macros.load import Document, load
