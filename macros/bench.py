@@ -35,12 +35,15 @@ def copy_project(target: Path) -> Path:
 def run(command: list[str], cwd: Path, **env) -> tuple[float, float]:
     """Seconds and peak resident memory (MB) of one command."""
     environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true", **env}
-    start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    if status != 0:
-        raise SystemExit(f"failed: {' '.join(command)}\n{process.stderr.read().decode()[-2000:]}")
+    # stderr goes to a file: a pipe could fill up while wait4 waits, and hang both
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, cwd=cwd, env=environment, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        if status != 0:
+            errors.seek(0)
+            raise SystemExit(f"failed: {' '.join(command)}\n{errors.read().decode()[-2000:]}")
     return seconds, usage.ru_maxrss / 1024
 
 

@@ -45,7 +45,7 @@ def mapping_orders(data, schema_name: str, schema_dir: Path, feature_order: list
 def canonical_keys(keys, order: list[str]) -> list:
     """Keys in the expected order; keys the order does not know keep their place at the end."""
     rank = {key: i for i, key in enumerate(order)}
-    return sorted(keys, key=lambda k: (rank.get(k, len(rank)), 0))
+    return sorted(keys, key=lambda k: rank.get(k, len(rank)))
 
 
 def reorder_file(path: Path, schema_name: str, schema_dir: Path, feature_order: list[str]) -> bool:

@@ -64,8 +64,8 @@ def current_promises(catalog: Catalog, site: Path) -> set[str]:
     wanted = data_anchors(catalog)
     found = set()
     for path in sorted(Path(site).rglob("index.html")):
-        url = "/" + path.parent.relative_to(site).as_posix().strip(".") + "/"
-        url = url.replace("//", "/")
+        folder = path.parent.relative_to(site).as_posix()
+        url = "/" if folder == "." else f"/{folder}/"
         html = path.read_text(encoding="utf-8")
         if _REDIRECT.search(html):
             continue

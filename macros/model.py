@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations
 
 from macros.load import Document, Pointer
@@ -134,7 +135,7 @@ class Catalog:
     # so one broken record does not cascade into "unknown id" problems elsewhere
     broken_ids: set = field(default_factory=set, repr=False)
 
-    @property
+    @cached_property  # derived once: cells, rules and templates look features up thousands of times
     def features(self) -> dict[str, Feature]:
         found: dict[str, Feature] = {}
         for category in self.categories:

@@ -147,9 +147,9 @@ def engine_index(catalog: Catalog, page_url: str) -> Markup:
     return _render("engine_index.html", catalog, page_url)
 
 
-def guide_data(catalog: Catalog) -> dict:
+def guide_data(catalog: Catalog, table: dict | None = None) -> dict:
     """What the guide's script needs: every verdict, keyed need -> engine."""
-    table = guide_logic.verdicts(catalog)
+    table = table or guide_logic.verdicts(catalog)
     return {
         "engines": {e.id: e.name for e in catalog.engines.values()},
         "needs": {n.id: plain(n.label) for n in catalog.needs},
@@ -166,9 +166,10 @@ def guide_data(catalog: Catalog) -> dict:
 
 def guide(catalog: Catalog, page_url: str) -> Markup:
     # `</` cannot appear inside the JSON, so the script element cannot be closed early
-    data = json.dumps(guide_data(catalog), sort_keys=True, ensure_ascii=True).replace("</", "<\\/")
+    table = guide_logic.verdicts(catalog)
+    data = json.dumps(guide_data(catalog, table), sort_keys=True, ensure_ascii=True).replace("</", "<\\/")
     return _render("guide.html", catalog, page_url, data=Markup(data),
-                   verdicts=guide_logic.verdicts(catalog), choose=guide_logic.choose_when(catalog),
+                   verdicts=table, choose=guide_logic.choose_when(catalog),
                    gaps=guide_logic.build_yourself(catalog))
 
 

@@ -144,7 +144,7 @@ def validate(doc: Document, schema_dir: Path, schema_name: str) -> list[tuple[tu
     problems = []
     for error in validator.iter_errors(doc.data):
         # a oneOf/anyOf failure carries its reasons; report the most specific one
-        while error.context and error.validator not in ("oneOf",):
+        while error.context and error.validator != "oneOf":
             error = min(error.context, key=lambda e: -len(e.absolute_path))
         problems.append((tuple(error.absolute_path), _explain(error, doc)))
     return problems

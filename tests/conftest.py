@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -41,6 +42,13 @@ class DataDir:
         except DataError as error:
             return error.problems
         return []
+
+
+def run_macros(*args: str, cwd: Path = ROOT, data: Path | None = None) -> subprocess.CompletedProcess:
+    """`python -m macros [--data DATA] ARGS...` in a clean environment, as a contributor runs it."""
+    command = [sys.executable, "-m", "macros", *(["--data", str(data)] if data else []), *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
 
 
 @pytest.fixture

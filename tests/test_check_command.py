@@ -1,11 +1,9 @@
 """`python -m macros check`: every problem as path:line:col, a count, exit 1; never a traceback."""
 import re
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_macros
 
 BAD_INPUTS = {
     "duplicate key": ("engines/alpha.yml", "license: MIT\n", "license: MIT\nlicense: BSD\n", 7),
@@ -25,8 +23,7 @@ BAD_INPUTS = {
 
 
 def run_check(data_dir, cwd):
-    return subprocess.run([sys.executable, "-m", "macros", "--data", str(data_dir), "check"],
-                          cwd=cwd, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    return run_macros("check", cwd=cwd, data=data_dir)
 
 
 @pytest.mark.parametrize("case", BAD_INPUTS, ids=str)

@@ -1,11 +1,10 @@
 """`python -m macros diff REV` on a fixture repository with real commits."""
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, run_macros
 
 
 def git(repo, *args):
@@ -31,8 +30,7 @@ def edit(repo, name, old, new):
 
 def commit_and_diff(repo, revision="HEAD~1"):
     git(repo, "commit", "-qam", "change")
-    result = subprocess.run([sys.executable, "-m", "macros", "--data", str(repo / "data"), "diff", revision],
-                            cwd=repo, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    result = run_macros("diff", revision, cwd=repo, data=repo / "data")
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -80,7 +78,6 @@ def test_rechecked_source_and_nothing_else(repo):
 
 
 def test_an_unknown_revision_is_a_clear_error(repo):
-    result = subprocess.run([sys.executable, "-m", "macros", "--data", str(repo / "data"), "diff", "no-such-rev"],
-                            cwd=repo, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    result = run_macros("diff", "no-such-rev", cwd=repo, data=repo / "data")
     assert result.returncode == 1 and "cannot read the data at no-such-rev" in result.stderr
     assert "Traceback" not in result.stderr

@@ -80,8 +80,7 @@ def test_edit_links_point_at_the_file_behind_the_page(tmp_path):
 
 
 def test_fmt_restores_canonical_order_and_keeps_comments(data):
-    import subprocess
-    import sys
+    from conftest import run_macros
 
     engine = data.file("engines/alpha.yml")
     engine.write_text(engine.read_text(encoding="utf-8")
@@ -89,8 +88,7 @@ def test_fmt_restores_canonical_order_and_keeps_comments(data):
                       .replace("    status: supported\n    value: built in\n", "    value: built in\n    # why supported\n    status: supported\n"),
                       encoding="utf-8")
     assert any("out of order" in p.message for p in data.problems())
-    result = subprocess.run([sys.executable, "-m", "macros", "--data", str(data.path), "fmt"], cwd=data.path.parent,
-                            capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    result = run_macros("fmt", cwd=data.path.parent, data=data.path)
     assert result.returncode == 0, result.stderr
     assert "1 of 5 files reformatted" in result.stdout
     text = engine.read_text(encoding="utf-8")

@@ -226,10 +226,9 @@ def test_downloads_parse_and_match_the_catalog(site, catalog):
 
 
 def test_export_command_writes_the_same_downloads(site, tmp_path):
-    import subprocess
-    import sys
+    from conftest import run_macros
 
-    result = subprocess.run([sys.executable, "-m", "macros", "export", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    result = run_macros("export", str(tmp_path))
     assert result.returncode == 0, result.stderr
     written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
     assert written and all((tmp_path / p).read_bytes() == (site / "data" / p).read_bytes() for p in written)
@@ -243,7 +242,9 @@ def test_data_date_and_commit_in_every_page_footer(site, catalog):
 
 
 def data_urls(catalog) -> set[str]:
-    text = json.dumps(__import__("macros.export", fromlist=["catalog_json"]).catalog_json(catalog, ""))
+    from macros.export import catalog_json
+
+    text = json.dumps(catalog_json(catalog, ""))
     return set(re.findall(r"https://[^\s\"')\]]+", text))
 
 
