@@ -1,8 +1,8 @@
-"""The adapter MkDocs calls: one-line macros for pages, over the functions in macros.render.
+"""The adapter MkDocs calls: one-line macros for pages, over the functions in macros.site.render.
 
 mkdocs-macros-plugin imports this package (`module_name: macros`) and calls define_env
 once per build. The catalog is loaded and checked once per build by `catalog_for`, which
-macros/hooks.py calls first and the macros then share.
+macros/site/hooks.py calls first and the macros then share.
 """
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ def catalog_for(config):
     """The checked catalog of this build, loaded on first use and kept on the config object."""
     from mkdocs.exceptions import PluginError
 
-    from macros.catalog import build_catalog
-    from macros.problems import DataError
+    from macros.data.catalog import build_catalog
+    from macros.data.problems import DataError
 
     if "_catalog" not in config.__dict__:
         data_dir = Path(config["config_file_path"]).parent / "data"
@@ -45,7 +45,7 @@ def unstash(config, page_uri: str, html: str) -> str:
 
 
 def define_env(env):
-    from macros import render
+    from macros.site import render
 
     catalog = catalog_for(env.conf)
     floor = os.environ.get("DI_FLOOR") == "1"
@@ -59,7 +59,7 @@ def define_env(env):
         """Expose `function(catalog, page_url, *args)` to pages as `name(*args)`.
 
         The HTML waits in a stash while Python-Markdown reads the page, which then sees a
-        one-line placeholder instead of a table of thousands of cells; macros/hooks.py puts
+        one-line placeholder instead of a table of thousands of cells; macros/site/hooks.py puts
         the HTML back after Markdown."""
         def macro(*args):
             # the benchmark's floor: the same pages and config, trivial content

@@ -5,8 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from macros.catalog import ROOT, build_catalog
-from macros.problems import DataError
+from macros.data.catalog import ROOT, build_catalog
+from macros.data.problems import DataError
 
 
 def describe(catalog) -> str:
@@ -34,7 +34,7 @@ def check(args) -> int:
 
 
 def export(args) -> int:
-    from macros.export import export as write_downloads
+    from macros.site.downloads import export as write_downloads
 
     catalog = checked_catalog(args)
     if catalog is None:
@@ -45,7 +45,7 @@ def export(args) -> int:
 
 
 def links(args) -> int:
-    from macros import links as registry
+    from macros.tools import links as registry
 
     catalog = checked_catalog(args)
     if catalog is None:
@@ -61,8 +61,8 @@ def links(args) -> int:
 def fmt(args) -> int:
     from ruamel.yaml.error import YAMLError
 
-    from macros.canonical import reorder_file
-    from macros.catalog import SCHEMA_DIR, read_catalog
+    from macros.data.canonical import reorder_file
+    from macros.data.catalog import SCHEMA_DIR, read_catalog
 
     data = Path(args.data)
     catalog, _ = read_catalog(data, shown_from=Path.cwd())
@@ -82,8 +82,8 @@ def fmt(args) -> int:
 
 
 def diff(args) -> int:
-    from macros.catalog import read_catalog
-    from macros.diff import RevisionError, catalog_at, describe
+    from macros.data.catalog import read_catalog
+    from macros.tools.diff import RevisionError, catalog_at, describe
 
     try:
         old = catalog_at(args.revision, Path(args.data))
@@ -96,7 +96,7 @@ def diff(args) -> int:
 
 
 def bench(args) -> int:
-    from macros.bench import main as run_bench
+    from macros.tools.bench import main as run_bench
 
     return run_bench(args.engines, args.features)
 

@@ -34,8 +34,8 @@ class DataDir:
         self.write(name, text.replace(old, new, count))
 
     def problems(self, today: dt.date = TODAY) -> list:
-        from macros.catalog import build_catalog
-        from macros.problems import DataError
+        from macros.data.catalog import build_catalog
+        from macros.data.problems import DataError
 
         try:
             build_catalog(self.path, today=today, shown_from=self.path)
@@ -64,7 +64,7 @@ def messages(problems) -> list[str]:
 
 @pytest.fixture(scope="session")
 def catalog():
-    from macros.catalog import build_catalog
+    from macros.data.catalog import build_catalog
 
     return build_catalog(ROOT / "data")
 

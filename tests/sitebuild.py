@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from macros.bench import copy_project  # noqa: F401  (re-exported for the tests)
+from macros.tools.bench import copy_project  # noqa: F401  (re-exported for the tests)
 
 
 def build(project: Path, site_dir: Path, *extra: str) -> subprocess.CompletedProcess:

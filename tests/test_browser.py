@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from conftest import ROOT
-from macros import guide as guide_logic
+from macros.site import guide as guide_logic
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"

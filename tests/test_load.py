@@ -1,5 +1,5 @@
 """The strict loader turns every YAML surprise into a problem with file, line and column."""
-from macros.load import load, parse
+from macros.data.load import load, parse
 
 
 def only_problem(text: str, date_keys=frozenset({"checked"})):

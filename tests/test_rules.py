@@ -2,7 +2,7 @@
 import datetime as dt
 
 from conftest import TODAY, messages
-from macros.rules import RULES
+from macros.data.rules import RULES
 
 
 def only(problems, text):
@@ -176,7 +176,7 @@ def test_former_id_redirects(data):
     data.replace("features.yml", "      - id: prefix-caching\n", "      - id: prefix-caching\n        former-ids: [kv-reuse]\n")
     data.replace("engines/beta.yml", "id: beta\n", "id: beta\nformer-ids: [old-beta]\n")
     assert data.problems() == []
-    from macros.catalog import build_catalog
+    from macros.data.catalog import build_catalog
     moves = build_catalog(data.path, today=TODAY).redirects()
     assert moves == {"features/kv-reuse.md": "features/prefix-caching.md", "engines/old-beta.md": "engines/beta.md",
                      "compare/alpha-vs-old-beta.md": "compare/alpha-vs-beta.md"}

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from conftest import ROOT
-from macros.catalog import build_catalog
+from macros.data.catalog import build_catalog
 
 SEED = ROOT / "docs" / "reference" / "seed.md"
 SHARED_SEED = ROOT.parent / "shared" / "reference" / "seed-deepinfer-vs-vllm.txt"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from macros.catalog import read_catalog
-from macros import guide as guide_logic, render
+from macros.data.catalog import read_catalog
+from macros.site import guide as guide_logic, render
 from sitebuild import build, copy_project
 
 
@@ -148,13 +148,13 @@ def test_bad_data_stops_the_build_with_the_check_messages(tmp_path):
 # --- links that never break -----------------------------------------------------------
 
 def test_every_promised_link_resolves(site):
-    from macros.links import broken_promises
+    from macros.tools.links import broken_promises
 
     assert broken_promises(site) == []
 
 
 def test_the_registry_lists_every_page_and_data_anchor(site, catalog):
-    from macros.links import current_promises, read_registry
+    from macros.tools.links import current_promises, read_registry
 
     missing = current_promises(catalog, site) - set(read_registry()[0])
     assert not missing, f"{len(missing)} new pages or anchors, e.g. {sorted(missing)[:3]}: run `make links` and commit"
@@ -162,7 +162,7 @@ def test_the_registry_lists_every_page_and_data_anchor(site, catalog):
 
 def test_a_removed_anchor_or_page_breaks_a_promise(tmp_path, site):
     import shutil
-    from macros.links import broken_promises
+    from macros.tools.links import broken_promises
 
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
@@ -175,7 +175,7 @@ def test_a_removed_anchor_or_page_breaks_a_promise(tmp_path, site):
 
 
 def test_a_renamed_feature_keeps_its_old_urls_and_anchors(tmp_path):
-    from macros.links import broken_promises, read_registry
+    from macros.tools.links import broken_promises, read_registry
 
     project = copy_project(tmp_path / "project")
     features = project / "data/features.yml"
@@ -242,7 +242,7 @@ def test_data_date_and_commit_in_every_page_footer(site, catalog):
 
 
 def data_urls(catalog) -> set[str]:
-    from macros.export import catalog_json
+    from macros.site.downloads import catalog_json
 
     text = json.dumps(catalog_json(catalog, ""))
     return set(re.findall(r"https://[^\s\"')\]]+", text))
@@ -298,8 +298,8 @@ def test_two_builds_are_byte_identical(tmp_path):
 
 
 def test_a_generated_catalog_checks_and_builds(tmp_path):
-    from macros.catalog import build_catalog
-    from macros.synthetic import write_catalog
+    from macros.data.catalog import build_catalog
+    from macros.tools.synthetic import write_catalog
 
     project = copy_project(tmp_path / "project")
     for path in [*(project / "data").glob("*.yml"), *(project / "data/engines").glob("*.yml")]:

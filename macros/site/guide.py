@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from macros.model import Catalog, Need
+from macros.data.model import Catalog, Need
 
 UNMET = ("not-supported", "unknown")  # statuses that leave the work to the adopting team
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from macros.load import Document
-from macros.problems import Problem, did_you_mean
+from macros.data.load import Document
+from macros.data.problems import Problem, did_you_mean
 
 _TYPE_NAMES = {"string": "text", "array": "a list", "object": "a mapping of keys to values", "boolean": "true or false"}
 

@@ -1,4 +1,4 @@
-"""HTML for every data-driven part of the site, rendered from the Jinja templates in macros/templates.
+"""HTML for every data-driven part of the site, rendered from the Jinja templates in macros/site/templates.
 
 Each public function takes the catalog and the URL of the page it renders into (links
 are made relative to it, so the site works under any sub-path) and returns safe HTML.
@@ -13,9 +13,9 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from macros import guide as guide_logic
-from macros.markdown import inline, plain
-from macros.model import Catalog
+from macros.site import guide as guide_logic
+from macros.site.markdown import inline, plain
+from macros.data.model import Catalog
 
 TEMPLATES = Path(__file__).parent / "templates"
 

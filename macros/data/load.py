@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from macros.problems import Problem
+from macros.data.problems import Problem
 
 try:  # the C parser is several times faster; fall back where libyaml is missing
     from yaml._yaml import CParser as _Parser

@@ -9,8 +9,8 @@ import datetime as dt
 import re
 from collections import Counter
 
-from macros.model import Catalog
-from macros.problems import Problem, did_you_mean
+from macros.data.model import Catalog
+from macros.data.problems import Problem, did_you_mean
 
 RULES = []
 
@@ -206,8 +206,8 @@ def documents(catalog):
 @rule
 def canonical_order(catalog, today):
     """Keys follow one order (the schema's, and features.yml's for `support`), so diffs stay small: `make fmt` fixes it."""
-    from macros.canonical import canonical_keys, mapping_orders
-    from macros.catalog import SCHEMA_DIR
+    from macros.data.canonical import canonical_keys, mapping_orders
+    from macros.data.catalog import SCHEMA_DIR
 
     order = list(catalog.features)
     for doc in documents(catalog):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from macros.schema import load_schemas
+from macros.data.schema import load_schemas
 
 
 def _resolve(schema: dict, schemas: dict) -> dict:

@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from macros.catalog import ROOT
-from macros.synthetic import write_catalog
+from macros.data.catalog import ROOT
+from macros.tools.synthetic import write_catalog
 
 PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "macros")
 

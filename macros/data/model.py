@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
 
-from macros.load import Document, Pointer
-from macros.problems import Problem
+from macros.data.load import Document, Pointer
+from macros.data.problems import Problem
 
 
 @dataclass(frozen=True)

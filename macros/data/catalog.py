@@ -8,12 +8,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from macros.load import Document, load
-from macros.model import Catalog, Category, Engine, Feature, Gap, Need, Origin, Requirement, Source, Statement, Status
-from macros.problems import DataError, Problem
-from macros.schema import date_keys, load_schemas, validate
+from macros.data.load import Document, load
+from macros.data.model import Catalog, Category, Engine, Feature, Gap, Need, Origin, Requirement, Source, Statement, Status
+from macros.data.problems import DataError, Problem
+from macros.data.schema import date_keys, load_schemas, validate
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_DIR = ROOT / "data" / "schema"  # the schemas belong to the project, whatever data is read
 
 
@@ -162,7 +162,7 @@ def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None)
 def build_catalog(data_dir: Path = ROOT / "data", today: dt.date | None = None,
                   shown_from: Path | None = None) -> Catalog:
     """The checked catalog. Raises DataError with every problem when there is any."""
-    from macros.rules import run_rules
+    from macros.data.rules import run_rules
 
     catalog, problems = read_catalog(data_dir, shown_from)
     problems += run_rules(catalog, today or dt.date.today())

@@ -12,8 +12,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from macros.catalog import read_catalog
-from macros.model import Catalog
+from macros.data.catalog import read_catalog
+from macros.data.model import Catalog
 
 
 class RevisionError(Exception):

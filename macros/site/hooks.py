@@ -24,7 +24,7 @@ def on_config(config):
     if project not in sys.path:
         sys.path.insert(0, project)
     from macros import catalog_for
-    from macros.export import git_commit
+    from macros.site.downloads import git_commit
 
     # the age of the data on every page, so a screenshot or a wiki paste shows it
     config["extra"]["commit"] = git_commit()
@@ -37,7 +37,7 @@ def on_config(config):
 
 def generated_pages(catalog) -> dict[str, str]:
     """Path under docs/ -> Markdown for every page made from the data."""
-    from macros.render import pair_slug
+    from macros.site.render import pair_slug
 
     def page(title: str, call: str, wide: bool = False) -> str:
         # a comparison repeats what feature and engine pages say: keep it out of the search index
@@ -58,7 +58,7 @@ def generated_pages(catalog) -> dict[str, str]:
 def on_files(files, config):
     from macros import catalog_for
 
-    from macros.export import downloads
+    from macros.site.downloads import downloads
 
     catalog = catalog_for(config)
     for path, content in generated_pages(catalog).items():

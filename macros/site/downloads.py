@@ -13,8 +13,8 @@ import subprocess
 from dataclasses import asdict
 from pathlib import Path
 
-from macros.catalog import ROOT, SCHEMA_DIR
-from macros.model import Catalog
+from macros.data.catalog import ROOT, SCHEMA_DIR
+from macros.data.model import Catalog
 
 CSV_COLUMNS = ["engine", "engine_name", "category", "feature", "feature_name", "status", "value", "detail",
                "sources", "checked"]

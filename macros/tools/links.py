@@ -10,8 +10,8 @@ import posixpath
 import re
 from pathlib import Path
 
-from macros.catalog import ROOT
-from macros.model import Catalog
+from macros.data.catalog import ROOT
+from macros.data.model import Catalog
 
 REGISTRY = ROOT / "tests" / "promised-links.txt"
 HEADER = """\
