@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from macros.data.catalog import ROOT, build_catalog
-from macros.data.problems import DataError
+from macros.data.problems import DataError, printable
 
 
 def describe(catalog) -> str:
@@ -62,21 +62,30 @@ def fmt(args) -> int:
     from ruamel.yaml.error import YAMLError
 
     from macros.data.canonical import reorder_file
-    from macros.data.catalog import SCHEMA_DIR, read_catalog
+    from macros.data.catalog import ENGINES, SCHEMA_DIR, TOP_FILES, read_catalog
+    from macros.data.load import read_regular
 
     data = Path(args.data)
     catalog, _ = read_catalog(data, shown_from=Path.cwd())
-    files = [(data / "features.yml", "features.schema.json"), (data / "sources.yml", "sources.schema.json"),
-             (data / "guide.yml", "guide.schema.json")]
-    files += [(path, "engine.schema.json") for path in sorted((data / "engines").glob("*.yml"))]
+    files = [(data / name, schema) for name, schema in TOP_FILES.items()]
+    files += [(path, "engine.schema.json") for path in sorted((data / ENGINES).glob("*.yml"))]
     changed = 0
     for path, schema in files:
+        shown = printable(path)
+        if path.is_symlink():  # a link could point anywhere: fmt writes only the repository's own files
+            print(f"skipped {shown}: it is a symbolic link", file=sys.stderr)
+            continue
+        raw, problems = read_regular(path, data.parent, shown)
+        if raw is None:
+            if path.exists():
+                print(f"skipped {shown}: it {problems[0].message}", file=sys.stderr)
+            continue
         try:
-            if path.exists() and reorder_file(path, schema, SCHEMA_DIR, list(catalog.features)):
+            if reorder_file(path, raw.decode("utf-8"), schema, SCHEMA_DIR, list(catalog.features)):
                 changed += 1
-                print(f"reformatted {path}")
+                print(f"reformatted {shown}")
         except (YAMLError, UnicodeDecodeError) as error:
-            print(f"skipped {path}: it does not load ({type(error).__name__}); run `make check`", file=sys.stderr)
+            print(f"skipped {shown}: it does not load ({type(error).__name__}); run `make check`", file=sys.stderr)
     print(f"{changed} of {len(files)} files reformatted")
     return 0
 
@@ -88,7 +97,7 @@ def diff(args) -> int:
     try:
         old = catalog_at(args.revision, Path(args.data))
     except RevisionError as error:
-        print(f"cannot read the data at {args.revision}: {error}", file=sys.stderr)
+        print(printable(f"cannot read the data at {args.revision}: {error}"), file=sys.stderr)
         return 1
     new, _ = read_catalog(Path(args.data), shown_from=Path.cwd())
     print(describe(old, new))
@@ -127,7 +136,8 @@ def main(argv=None) -> int:
     except Exception as error:  # a bug in this tool, never a data problem: those are reported above
         if args.debug:
             raise
-        print(f"internal error: {type(error).__name__}: {error} (rerun with --debug and report it)", file=sys.stderr)
+        print(printable(f"internal error: {type(error).__name__}: {error} (rerun with --debug and report it)"),
+              file=sys.stderr)
         return 2
 
 

@@ -205,6 +205,16 @@ RULE_TESTS = {
     "guide_features_exist": test_guide_names_unknown_feature,
     "canonical_order": test_keys_out_of_canonical_order,
 }
+# the rules against hostile text, URLs and ids are shown firing in tests/test_hostile.py
+from test_hostile import (test_ids_that_would_overwrite_a_page_or_an_anchor,  # noqa: E402
+                          test_names_refuse_controls_bidi_invisibles_markup_and_template_syntax,
+                          test_urls_are_https_without_credentials)
+
+RULE_TESTS.update({
+    "text_is_plain": test_names_refuse_controls_bidi_invisibles_markup_and_template_syntax,
+    "urls_are_plain_https": test_urls_are_https_without_credentials,
+    "ids_fit_the_site": test_ids_that_would_overwrite_a_page_or_an_anchor,
+})
 
 
 def test_every_rule_has_a_bad_case_test():

@@ -48,8 +48,10 @@ def canonical_keys(keys, order: list[str]) -> list:
     return sorted(keys, key=lambda k: rank.get(k, len(rank)))
 
 
-def reorder_file(path: Path, schema_name: str, schema_dir: Path, feature_order: list[str]) -> bool:
-    """Rewrite one file in canonical key order, keeping comments. True when it changed."""
+def reorder_file(path: Path, before: str, schema_name: str, schema_dir: Path, feature_order: list[str]) -> bool:
+    """Rewrite one file (whose text is `before`) in canonical key order, keeping comments.
+    True when it changed. Never writes through a symbolic link."""
+    import os
     from io import StringIO
 
     from ruamel.yaml import YAML
@@ -58,14 +60,15 @@ def reorder_file(path: Path, schema_name: str, schema_dir: Path, feature_order: 
     yaml.preserve_quotes = True
     yaml.width = 4096
     yaml.indent(mapping=2, sequence=4, offset=2)
-    before = path.read_text(encoding="utf-8")
     data = yaml.load(before)
     for _, mapping, order in mapping_orders(data, schema_name, schema_dir, feature_order):
         for key in canonical_keys(list(mapping), order):
             mapping.move_to_end(key)
     out = StringIO()
     yaml.dump(data, out)
-    if out.getvalue() != before:
-        path.write_text(out.getvalue(), encoding="utf-8")
-        return True
-    return False
+    if out.getvalue() == before:
+        return False
+    descriptor = os.open(path, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(out.getvalue())
+    return True

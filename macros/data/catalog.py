@@ -6,15 +6,23 @@ call it, so they all see the same data and the same problems.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
-from macros.data.load import Document, load
+from macros.data.load import Document, load, read_regular
 from macros.data.model import Catalog, Category, Engine, Feature, Gap, Need, Origin, Requirement, Source, Statement, Status
-from macros.data.problems import DataError, Problem
+from macros.data.problems import DataError, Problem, reset_suggestions
 from macros.data.schema import date_keys, load_schemas, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_DIR = ROOT / "data" / "schema"  # the schemas belong to the project, whatever data is read
+
+# What data/ holds, and which schema each file follows. Anything else under data/ is refused:
+# a file nobody reads (`engines/sglang.yaml`) would look like a contribution and change nothing.
+TOP_FILES = {"features.yml": "features.schema.json", "sources.yml": "sources.schema.json",
+             "guide.yml": "guide.schema.json"}
+ENGINES = "engines"
+SCHEMAS = "schema"
 
 
 def _is_clean(errors: set, pointer: tuple) -> bool:
@@ -37,22 +45,35 @@ class _Reader:
         self.problems: list[Problem] = []
         self.complete = True
         self.broken_ids: set[str] = set()
+        self.unreadable: list[Problem] = []  # files that do not load: reported first
+        self.unread: set[str] = set()  # their names under data/, so rules that need them stay quiet
 
     def note_broken(self, raw: dict, errors: set, pointer: tuple) -> None:
         if not _is_clean(errors, pointer) and isinstance(raw.get("id"), str):
             self.broken_ids.add(raw["id"])
 
+    def unexpected(self) -> None:
+        """Every file or folder under data/ that no reader takes, with what to rename it to."""
+        for path, is_dir in _entries(self.data_dir):
+            relative = path.relative_to(self.data_dir)
+            if _is_read(relative, is_dir):
+                continue
+            self.problems.append(Problem(self.shown(path), 1, 1, *_stray_advice(relative, is_dir)))
+
     def shown(self, path: Path) -> str:
         try:
-            return str(path.resolve().relative_to(self.shown_from.resolve()))
+            # abspath, not resolve: a symbolic link is named as the link, not as its target
+            return Path(os.path.abspath(path)).relative_to(os.path.abspath(self.shown_from)).as_posix()
         except ValueError:
             return str(path)
 
     def read(self, path: Path, schema: str) -> tuple[Document | None, set]:
         """Load and validate one file. Returns the document (None if unusable) and its error pointers."""
-        doc, problems = load(path, self.shown(path), self.date_keys)
+        doc, problems = load(path, self.shown(path), self.date_keys, root=self.data_dir.parent)
         if problems:
             self.problems += problems
+            self.unreadable += problems
+            self.unread.add(path.relative_to(self.data_dir).as_posix())
             self.complete = False
             return None, set()
         doc.schema = schema
@@ -60,6 +81,47 @@ class _Reader:
         self.problems += [problem for _, problem in found]
         self.complete = self.complete and not found
         return doc, {pointer for pointer, _ in found}
+
+
+def _entries(data_dir: Path):
+    """(path, is a folder) for everything under data/, without following links into folders."""
+    for folder, folders, files in os.walk(data_dir):
+        for name in sorted(folders):
+            yield Path(folder) / name, not (Path(folder) / name).is_symlink()
+        for name in sorted(files):
+            yield Path(folder) / name, False
+
+
+def _is_read(relative: Path, is_dir: bool) -> bool:
+    parts = relative.parts
+    if parts[-1].startswith(".") and not parts[-1].lower().endswith((".yml", ".yaml", ".json")):
+        return True  # an editor's swap file or a .gitkeep: never mistaken for data
+    if len(parts) == 1:
+        return parts[0] in TOP_FILES or (is_dir and parts[0] in (ENGINES, SCHEMAS))
+    if len(parts) == 2 and parts[0] == ENGINES:
+        return parts[1].endswith(".yml")  # a folder named x.yml is refused when it is read
+    if len(parts) == 2 and parts[0] == SCHEMAS:
+        return parts[1].endswith(".schema.json")
+    return False
+
+
+def _stray_advice(relative: Path, is_dir: bool) -> tuple[str, str]:
+    """What is wrong with a stray file, and what to rename it to."""
+    name = relative.name
+    stem = name.split(".")[0]
+    yaml_like = name.lower().endswith((".yml", ".yaml"))
+    where = relative.parts[0] if len(relative.parts) > 1 else ""
+    if is_dir:
+        return "is a folder that nothing reads", "data/ holds engines/ and schema/ only: move its files there or remove it"
+    if where == ENGINES and yaml_like:
+        return ("is not read: engine files end in `.yml` (lowercase)",
+                f"rename it to data/{ENGINES}/{stem.lower()}.yml")
+    if not where and yaml_like and f"{stem.lower()}.yml" in TOP_FILES:
+        return "is not read: data files end in `.yml` (lowercase)", f"rename it to data/{stem.lower()}.yml"
+    if not where and yaml_like:
+        return ("is not read: data/ holds " + ", ".join(TOP_FILES) + " and the engines/ and schema/ folders",
+                f"an engine's file goes in data/{ENGINES}/{stem.lower()}.yml")
+    return "is not read by anything", "remove it, or move it where CONTRIBUTING.md says it belongs"
 
 
 def _statuses(schema_dir: Path) -> dict[str, Status]:
@@ -141,6 +203,7 @@ def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None)
     """Load every data file into a Catalog, and every load and schema problem met on the way."""
     data_dir = Path(data_dir)
     reader = _Reader(data_dir, shown_from or data_dir.parent)
+    reader.unexpected()
     categories = _categories(reader)
     source_list = _sources(reader)
     engines = [e for e in (_engine(reader, p) for p in sorted((data_dir / "engines").glob("*.yml"))) if e]
@@ -155,6 +218,7 @@ def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None)
         statuses=_statuses(reader.schema_dir), categories=categories, sources=sources, engines=by_id,
         needs=[n for i, n in enumerate(needs) if n.id not in {m.id for m in needs[:i]}], gaps=gaps,
         source_list=source_list, need_list=needs, complete=reader.complete, broken_ids=reader.broken_ids,
+        unread=reader.unread, unreadable=reader.unreadable,
     )
     return catalog, reader.problems
 
@@ -164,8 +228,9 @@ def build_catalog(data_dir: Path = ROOT / "data", today: dt.date | None = None,
     """The checked catalog. Raises DataError with every problem when there is any."""
     from macros.data.rules import run_rules
 
+    reset_suggestions()
     catalog, problems = read_catalog(data_dir, shown_from)
     problems += run_rules(catalog, today or dt.date.today())
     if problems:
-        raise DataError(problems)
+        raise DataError(problems, first=catalog.unreadable)
     return catalog

@@ -7,7 +7,9 @@ remembers where it came from so that later rules can point at it.
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +45,9 @@ class _Loader(_Parser, yaml.resolver.BaseResolver):
         return self._TAGS[kind]
 
 Pointer = tuple  # a path into the document: ("support", "gguf", "status")
+
+MAX_BYTES = 2 * 1024 * 1024  # the biggest engine file is a few dozen KB
+MAX_DEPTH = 64  # data files are five or six levels deep
 
 
 _YAML12_BOOLEANS = {"true": True, "false": False}
@@ -96,6 +101,10 @@ class _Builder:
         self.problems.append(Problem(self.doc.path, line, col, message, tip))
 
     def build(self, node, pointer: Pointer):
+        if len(pointer) > MAX_DEPTH:
+            self.fail(node, f"nested deeper than {MAX_DEPTH} levels", "data files are a few levels deep: "
+                      "check the indentation, or the brackets on this line")
+            return None
         if id(node) in self.seen:
             self.fail(node, "anchors and aliases (&name, *name) are not allowed",
                       "write the value out in full, so each record reads on its own")
@@ -194,13 +203,47 @@ def parse(text: str, path: str, date_keys=frozenset()) -> tuple[Document, list[P
     return doc, builder.problems
 
 
-def load(path: Path, shown_as: str | None = None, date_keys=frozenset()) -> tuple[Document, list[Problem]]:
-    """Load one YAML file strictly. `shown_as` is the path printed in messages."""
-    name = shown_as or str(path)
+_KINDS = {stat.S_IFDIR: "a folder", stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFCHR: "a device",
+          stat.S_IFBLK: "a device", stat.S_IFSOCK: "a socket"}
+
+
+def read_regular(path: Path, root: Path, shown_as: str) -> tuple[bytes | None, list[Problem]]:
+    """The bytes of a regular file inside `root`, or a problem naming the path.
+
+    A pull request can put anything where a data file should be: a symbolic link to a file
+    outside the repository, a named pipe (reading it would wait forever), a device, a folder
+    or a huge file. None of them is read."""
+    def refuse(message, tip=""):
+        return None, [Problem(shown_as, 1, 1, message, tip)]
+
     try:
-        raw = Path(path).read_bytes()
+        if Path(path).is_symlink() and not Path(path).resolve().is_relative_to(Path(root).resolve()):
+            return refuse("is a symbolic link to a place outside the repository", "commit the file itself, not a link")
+        # O_NONBLOCK: opening a named pipe must not wait for a writer
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as error:
-        return Document(name), [Problem(name, 1, 1, f"cannot read the file: {error.strerror}")]
+        return refuse(f"cannot be read: {error.strerror}")
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        return refuse(f"is {_KINDS.get(stat.S_IFMT(mode), 'not a regular file')}, not a data file",
+                      "data files are plain text files")
+    with os.fdopen(descriptor, "rb") as handle:
+        raw = handle.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        return refuse(f"is larger than {MAX_BYTES // (1024 * 1024)} MB", "a data file is a few dozen KB: split it, "
+                      "or check that it is the file you meant to commit")
+    return raw, []
+
+
+def load(path: Path, shown_as: str | None = None, date_keys=frozenset(),
+         root: Path | None = None) -> tuple[Document, list[Problem]]:
+    """Load one YAML file strictly. `shown_as` is the path printed in messages; only a regular
+    file inside `root` (default: the file's folder) is read."""
+    name = shown_as or str(path)
+    raw, problems = read_regular(Path(path), Path(root or Path(path).parent), name)
+    if raw is None:
+        return Document(name), problems
     text, problems = _decode(raw, name)
     if text is None:
         return Document(name), problems

@@ -134,6 +134,10 @@ class Catalog:
     # ids declared by records that failed the schema: still valid targets of a reference,
     # so one broken record does not cascade into "unknown id" problems elsewhere
     broken_ids: set = field(default_factory=set, repr=False)
+    # data files (relative to data/) that did not load, and why: rules that need one stay
+    # quiet, and its problems are printed first, as the cause of what follows
+    unread: set = field(default_factory=set, repr=False)
+    unreadable: list = field(default_factory=list, repr=False)
 
     @cached_property  # derived once: cells, rules and templates look features up thousands of times
     def features(self) -> dict[str, Feature]:

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections import Counter
 
 from macros.data.model import Catalog
 from macros.data.problems import Problem, did_you_mean
 
 RULES = []
+SHOWN_PER_FILE = 20  # problems of one kind shown per file before a count: a hostile file stays readable
 
 
 def rule(function):
@@ -36,17 +38,24 @@ def engine_id_matches_file(catalog, today):
 @rule
 def unknown_feature(catalog, today):
     """Every feature id in an engine's `support` exists in data/features.yml."""
+    if "features.yml" in catalog.unread:
+        return
     features = catalog.features
     for engine in catalog.engines.values():
-        for fid, statement in engine.support.items():
-            if fid not in features and fid not in catalog.broken_ids:
-                yield statement.origin.problem(f"unknown feature '{fid}'",
-                                               did_you_mean(fid, features) or "add it to data/features.yml first", key=True)
+        unknown = [(fid, s) for fid, s in engine.support.items() if fid not in features and fid not in catalog.broken_ids]
+        for fid, statement in unknown[:SHOWN_PER_FILE]:
+            yield statement.origin.problem(f"unknown feature '{fid}'", did_you_mean(fid, features, "feature")
+                                           or "add it to data/features.yml first", key=True)
+        if len(unknown) > SHOWN_PER_FILE:
+            yield engine.origin.problem(f"and {len(unknown) - SHOWN_PER_FILE} more unknown features in this file",
+                                        "support lists the feature ids of data/features.yml", at=("support",), key=True)
 
 
 @rule
 def missing_statement(catalog, today):
     """Every engine has a statement for every feature (`unknown` when nothing says)."""
+    if "features.yml" in catalog.unread:
+        return
     for engine in catalog.engines.values():
         declared = engine.origin.doc.data.get("support") or {}
         for fid, feature in catalog.features.items():
@@ -59,14 +68,16 @@ def missing_statement(catalog, today):
 @rule
 def unknown_source(catalog, today):
     """Every cited source id exists in data/sources.yml."""
+    if "sources.yml" in catalog.unread:
+        return
     for engine in catalog.engines.values():
         citing = [(engine.origin, ("sources",), engine.sources)]
         citing += [(s.origin, ("sources",), s.sources) for s in engine.support.values()]
         for origin, at, ids in citing:
             for i, sid in enumerate(ids):
                 if sid not in catalog.sources and sid not in catalog.broken_ids:
-                    yield origin.problem(f"unknown source '{sid}'",
-                                         did_you_mean(sid, catalog.sources) or "add it to data/sources.yml first",
+                    yield origin.problem(f"unknown source '{sid}'", did_you_mean(sid, catalog.sources, "source")
+                                         or "add it to data/sources.yml first",
                                          at=at + (i,))
 
 
@@ -224,9 +235,162 @@ def canonical_order(catalog, today):
 @rule
 def guide_features_exist(catalog, today):
     """Every feature the decision guide names exists in data/features.yml."""
+    if "features.yml" in catalog.unread:
+        return
     features = catalog.features
     refs = [(r.origin, r.feature) for need in catalog.needs for r in need.requires]
     refs += [(gap.origin, gap.feature) for gap in catalog.gaps]
     for origin, fid in refs:
         if fid not in features and fid not in catalog.broken_ids:
-            yield origin.problem(f"unknown feature '{fid}'", did_you_mean(fid, features), at=("feature",))
+            yield origin.problem(f"unknown feature '{fid}'", did_you_mean(fid, features, "feature"), at=("feature",))
+
+
+# --- text that reaches pages, titles and terminals ----------------------------------------
+
+# Short texts shown as names and labels: in titles, navigation, headings and attributes.
+LABEL_KEYS = frozenset({"name", "title", "label", "value", "publisher", "license", "version", "since"})
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_INVISIBLE = re.compile("[\u180e\u200b-\u200d\u2060-\u2064\ufeff\U000e0000-\U000e007f]")
+_TEMPLATE = re.compile(r"\{[{%#]")
+_ANGLE = re.compile(r"[<>]")
+_EMOJI_MODIFIERS = "\ufe0f\ufe0e" + "".join(chr(c) for c in range(0x1F3FB, 0x1F400))
+
+
+def _is_emoji(char: str) -> bool:
+    return unicodedata.category(char) == "So" or 0x1F000 <= ord(char) <= 0x1FAFF
+
+
+def _invisible_in_place(text: str, index: int) -> bool:
+    """Zero-width characters that belong where they are: a joiner inside an emoji sequence
+    (👩‍💻), a non-joiner between letters (Persian, Indic scripts), tags after a flag."""
+    char = text[index]
+    before = text[:index].rstrip(_EMOJI_MODIFIERS)
+    after = text[index + 1:index + 2]
+    if char == "\u200d":
+        return bool(before and after) and _is_emoji(before[-1]) and _is_emoji(after)
+    if char == "\u200c":
+        return bool(before and after) and before[-1].isalpha() and after.isalpha()
+    if 0xE0000 <= ord(char) <= 0xE007F:
+        return bool(before) and (before[-1] == "\U0001f3f4" or 0xE0000 <= ord(before[-1]) <= 0xE007F)
+    return False
+
+
+def _strings(node, pointer=()):
+    if isinstance(node, str):
+        yield pointer, node
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from _strings(value, pointer + (key,))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _strings(value, pointer + (index,))
+
+
+def _character(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'a control character')}"
+
+
+def _field(pointer) -> str:
+    return next((str(p) for p in reversed(pointer) if isinstance(p, str)), "value")
+
+
+@rule
+def text_is_plain(catalog, today):
+    """Text has no control, bidi or invisible characters, and names hold no markup or template syntax."""
+    for doc in documents(catalog):
+        for pointer, text in _strings(doc.data):
+            field = _field(pointer)
+            label = field in LABEL_KEYS or field in ("id", "former-ids")
+            control = _CONTROL.search(text if label else text.replace("\n", "").replace("\t", ""))
+            if control:
+                yield doc.problem(pointer, f"'{field}' contains {_character(control[0])}",
+                                  "control characters can hide or fake text: delete it (retype the text)")
+            bidi = _BIDI.search(text)
+            if bidi:
+                yield doc.problem(pointer, f"'{field}' contains {_character(bidi[0])}, a bidi control",
+                                  "it makes text read differently to reviewers and readers: delete it")
+            hidden = next((m for m in _INVISIBLE.finditer(text) if not _invisible_in_place(text, m.start())), None)
+            if hidden:
+                yield doc.problem(pointer, f"'{field}' contains {_character(hidden[0])}, an invisible character",
+                                  "two texts that look the same would differ: delete it")
+            outside_code = text if label else _CODE_SPAN.sub("", text)
+            marker = _TEMPLATE.search(outside_code)
+            if marker:
+                yield doc.problem(pointer, f"'{field}' contains `{marker[0]}`, which opens template syntax",
+                                  "write it inside backticks (`{{ like this }}`) in a description; names cannot hold it")
+            if label and _ANGLE.search(text):
+                yield doc.problem(pointer, f"'{field}' contains `{_ANGLE.search(text)[0]}`",
+                                  "names and labels are plain text: write 'less than' or drop the bracket")
+
+
+def _urls(catalog):
+    """Every URL in the data, with where it is."""
+    for engine in catalog.engines.values():
+        yield engine.origin, ("homepage",), engine.homepage
+        yield engine.origin, ("repository",), engine.repository
+    for source in catalog.source_list:
+        if source.url:
+            yield source.origin, ("url",), source.url
+    for origin, at, text in _texts(catalog):
+        for match in _LINK.finditer(text):
+            if match["url"].startswith("https://"):
+                yield origin, at, match["url"]
+
+
+@rule
+def urls_are_plain_https(catalog, today):
+    """URLs are https:// with a host and no user name or password in them."""
+    from urllib.parse import urlsplit
+
+    for origin, at, url in _urls(catalog):
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+        except ValueError:
+            parts, host = None, None
+        if parts is None or parts.scheme != "https" or not host:
+            yield origin.problem(f"'{url}' is not an https:// address with a host", "use the page's https:// address", at=at)
+        elif "@" in parts.netloc:
+            yield origin.problem(f"'{url}' carries a user name or password (`...@`)",
+                                 "remove everything between https:// and @: credentials must never be published", at=at)
+        elif "\\" in url:
+            yield origin.problem(f"'{url}' contains a backslash", "browsers read it as /: write the address with /", at=at)
+
+
+# Names the site itself uses: a data id equal to one would overwrite a page or an anchor.
+RESERVED_PAGES = frozenset({"index"})  # engines/index.md, features/index.md, compare/index.md
+RESERVED_ANCHORS = frozenset({"sources", "matrix-sources", "choose", "needs", "build-yourself"})
+RESERVED_PREFIXES = ("col-", "need-", "choose-", "build-yourself-", "status-", "engine-")
+
+
+def _id_clash(kind: str, value: str, categories: set) -> str:
+    """Why `value` cannot be the id of a `kind`, or ""."""
+    if value in RESERVED_PAGES and kind in ("engine", "feature"):
+        return f"'{value}' is the name of a hand-written page"
+    if kind == "engine" and "-vs-" in value:
+        return "an engine id cannot contain '-vs-': comparison pages are named <engine>-vs-<engine>"
+    if kind in ("feature", "category", "need") and value in RESERVED_ANCHORS:
+        return f"'{value}' is an anchor the site already uses"
+    if kind in ("feature", "category") and value.startswith(RESERVED_PREFIXES):
+        return f"ids starting '{value.split('-')[0]}-' are anchors the site already uses"
+    if kind == "feature" and value in categories:
+        return f"'{value}' is already a category id, and both are anchors on one page"
+    return ""
+
+
+@rule
+def ids_fit_the_site(catalog, today):
+    """Ids and former ids do not take the name of a page or anchor the site already has."""
+    categories = {c.id for c in catalog.categories}
+    records = [("engine", e) for e in catalog.engines.values()] + [("feature", f) for f in catalog.features.values()]
+    records += [("category", c) for c in catalog.categories] + [("need", n) for n in catalog.need_list]
+    for kind, record in records:
+        for at, value in [(("id",), record.id), *((("former-ids", i), old) for i, old in
+                                                  enumerate(getattr(record, "former_ids", [])))]:
+            why = _id_clash(kind, value, categories)
+            if at[0] == "former-ids" and value == record.id:
+                why = "it is this record's own id, so its old page would redirect to itself"
+            if why:
+                yield record.origin.problem(f"{kind} id '{value}' would break the site: {why}",
+                                            "choose another id", at=at)

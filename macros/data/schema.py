@@ -8,9 +8,10 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from macros.data.load import Document
-from macros.data.problems import Problem, did_you_mean
+from macros.data.load import Document, read_regular
+from macros.data.problems import DataError, Problem, did_you_mean
 
+UNKNOWN_FIELDS_SHOWN = 20  # per mapping; a file of thousands of stray keys gets a count, not a flood
 _TYPE_NAMES = {"string": "text", "array": "a list", "object": "a mapping of keys to values", "boolean": "true or false"}
 
 
@@ -22,9 +23,34 @@ def _type_name(value) -> str:
     return {str: "text", list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
 
 
+def _anchored(schema):
+    r"""The schema with `^...$` patterns read as `\A...\Z`: in Python, `$` also matches before a
+    final newline, so `"id\n"` would pass as an id. The files keep `^...$`, which editors read."""
+    if isinstance(schema, dict):
+        pattern = schema.get("pattern")
+        anchored = {k: _anchored(v) for k, v in schema.items()}
+        if isinstance(pattern, str) and pattern.startswith("^") and pattern.endswith("$"):
+            anchored["pattern"] = "\\A" + pattern[1:-1] + "\\Z"
+        return anchored
+    if isinstance(schema, list):
+        return [_anchored(v) for v in schema]
+    return schema
+
+
+def _read_schema(path: Path) -> dict:
+    raw, problems = read_regular(path, path.parent, str(path))
+    try:
+        if raw is not None:
+            return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        problems = [Problem(str(path), getattr(error, "lineno", 1), getattr(error, "colno", 1),
+                            f"is not valid JSON: {error}", "schemas are JSON: check the line")]
+    raise DataError(problems)
+
+
 @lru_cache(maxsize=8)
 def _schemas(schema_dir: str) -> tuple[dict, Registry]:
-    schemas = {p.name: json.loads(p.read_text("utf-8")) for p in sorted(Path(schema_dir).glob("*.schema.json"))}
+    schemas = {p.name: _anchored(_read_schema(p)) for p in sorted(Path(schema_dir).glob("*.schema.json"))}
     registry = Registry().with_resources((name, Resource.from_contents(s)) for name, s in schemas.items())
     return schemas, registry
 
@@ -70,8 +96,12 @@ def _explain(error, doc: Document) -> Problem:
     if kind == "additionalProperties":
         allowed = schema.get("properties", {})
         extras = [k for k in value if k not in allowed]
-        problem = doc.problem(pointer + (extras[0],), f"unknown field '{extras[0]}'", did_you_mean(extras[0], allowed), key=True)
-        return problem
+        problems = [doc.problem(pointer + (k,), f"unknown field '{k}'", did_you_mean(k, allowed, "field"), key=True)
+                    for k in extras[:UNKNOWN_FIELDS_SHOWN]]
+        if len(extras) > UNKNOWN_FIELDS_SHOWN:
+            problems.append(doc.problem(pointer, f"and {len(extras) - UNKNOWN_FIELDS_SHOWN} more unknown fields here",
+                                        "allowed: " + ", ".join(allowed), key=True))
+        return problems
     if kind in ("enum", "oneOf", "const") and isinstance(value, str):
         choices = schema.get("enum") or [s.get("const") for s in schema.get("oneOf", []) if "const" in s]
         noun = (schema.get("title") or field).lower()
@@ -82,7 +112,7 @@ def _explain(error, doc: Document) -> Problem:
     if kind == "pattern":
         if "https" in schema["pattern"]:
             return doc.problem(pointer, f"'{value}' is not an https:// URL", "use the https:// address of the page")
-        if schema["pattern"].startswith("^[0-9]{4}"):
+        if "[0-9]{4}-" in schema["pattern"]:
             return doc.problem(pointer, f"'{value}' is not a date in YYYY-MM-DD form", "write it like 2026-11-29")
         return doc.problem(pointer, f"'{value}' is not a kebab-case id", "use lowercase letters, digits and single hyphens: 'prefix-caching'")
     if kind == "format" and schema.get("format") == "date":
@@ -146,5 +176,7 @@ def validate(doc: Document, schema_dir: Path, schema_name: str) -> list[tuple[tu
         # a oneOf/anyOf failure carries its reasons; report the most specific one
         while error.context and error.validator != "oneOf":
             error = min(error.context, key=lambda e: -len(e.absolute_path))
-        problems.append((tuple(error.absolute_path), _explain(error, doc)))
+        explained = _explain(error, doc)
+        pointer = tuple(error.absolute_path)
+        problems += [(pointer, p) for p in (explained if isinstance(explained, list) else [explained])]
     return problems

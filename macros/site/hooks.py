@@ -7,12 +7,17 @@ Kept thin: the pages themselves are one-line macro calls rendered by macros/__in
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
+from markupsafe import escape
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.structure.nav import Section
+
+_HTML_ID = re.compile(r'<[a-zA-Z][^>]*?\sid="([^"]*)"')
 
 
 @event_priority(100)  # before mkdocs-macros imports the package
@@ -35,22 +40,38 @@ def on_config(config):
     return config
 
 
-def generated_pages(catalog) -> dict[str, str]:
-    """Path under docs/ -> Markdown for every page made from the data."""
+_ID = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+
+
+def _call(macro: str, *ids: str) -> str:
+    """A one-line macro call naming records by id. Ids are the only data a generated page's
+    Markdown carries: mkdocs-macros renders that Markdown (and its front matter) as Jinja."""
+    for value in ids:
+        if not _ID.match(value):  # the rules refuse such ids; this guards the template source anyway
+            raise ValueError(f"not an id: {value!r}")
+    return f"{{{{ {macro}({', '.join(json.dumps(v) for v in ids)}) }}}}"
+
+
+def generated_pages(catalog) -> dict[str, tuple[str, str]]:
+    """Path under docs/ -> (title, Markdown) for every page made from the data.
+
+    The title is data text: it never enters the Markdown. on_page_markdown sets it, escaped,
+    after mkdocs-macros has rendered the page."""
     from macros.site.render import pair_slug
 
-    def page(title: str, call: str, wide: bool = False) -> str:
+    def page(call: str, wide: bool = False) -> str:
         # a comparison repeats what feature and engine pages say: keep it out of the search index
-        extra = "hide:\n  - toc\nsearch:\n  exclude: true\n" if wide else ""
-        return f"---\ntitle: {json.dumps(title)}\n{extra}---\n\n{call}\n"
+        extra = "---\nhide:\n  - toc\nsearch:\n  exclude: true\n---\n\n" if wide else ""
+        return f"{extra}{call}\n"
 
     pages = {}
     for engine in catalog.engines.values():
-        pages[f"engines/{engine.id}.md"] = page(engine.name, f'{{{{ engine_page("{engine.id}") }}}}')
+        pages[f"engines/{engine.id}.md"] = (engine.name, page(_call("engine_page", engine.id)))
     for feature in catalog.features.values():
-        pages[f"features/{feature.id}.md"] = page(feature.name, f'{{{{ feature_page("{feature.id}") }}}}')
+        pages[f"features/{feature.id}.md"] = (feature.name, page(_call("feature_page", feature.id)))
     for a, b in catalog.pairs():
-        pages[f"compare/{pair_slug(a.id, b.id)}.md"] = page(f"{a.name} vs {b.name}", f'{{{{ compare("{a.id}", "{b.id}") }}}}', wide=True)
+        pages[f"compare/{pair_slug(a.id, b.id)}.md"] = (f"{a.name} vs {b.name}",
+                                                         page(_call("compare", a.id, b.id), wide=True))
     return pages
 
 
@@ -61,7 +82,9 @@ def on_files(files, config):
     from macros.site.downloads import downloads
 
     catalog = catalog_for(config)
-    for path, content in generated_pages(catalog).items():
+    titles = config.__dict__["_titles"] = {}
+    for path, (title, content) in generated_pages(catalog).items():
+        titles[path] = title
         # NOT_IN_NAV: on_nav below files them under their section, in data order
         files.append(File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV))
     for path, content in downloads(catalog, config["extra"]["commit"]).items():
@@ -69,10 +92,34 @@ def on_files(files, config):
     return files
 
 
+@event_priority(-100)  # after mkdocs-macros, which renders any `{{` it finds in a title
+def on_page_markdown(markdown, page, config, files):
+    """The title of a generated page, escaped: Material writes titles into the navigation,
+    <title> and the heading without escaping them, so a title must already be safe HTML text."""
+    title = config.__dict__.get("_titles", {}).get(page.file.src_uri)
+    if title is not None:
+        page.title = page.meta["title"] = str(escape(title))
+    return markdown
+
+
 def on_page_content(html, page, config, files):
     from macros import unstash
 
     return unstash(config, page.file.src_uri, html)
+
+
+def on_post_page(output, page, config):
+    """Every HTML id on a page is unique, whatever sections later templates add: a repeated id
+    sends a promised link to the wrong place."""
+    from macros.data.problems import printable
+
+    seen = set()
+    for value in _HTML_ID.findall(output):
+        if value in seen:
+            raise PluginError(f"{page.file.src_uri}: the HTML id '{printable(value)}' appears twice on this page; "
+                              "a data id probably equals an anchor the page already has: rename the data id")
+        seen.add(value)
+    return output
 
 
 def on_nav(nav, config, files):

@@ -147,6 +147,13 @@ def engine_index(catalog: Catalog, page_url: str) -> Markup:
     return _render("engine_index.html", catalog, page_url)
 
 
+def script_json(data) -> Markup:
+    """JSON safe inside a <script> element: no `<`, `>` or `&` at all, so nothing in the data
+    can close the element, open a comment or start a tag; JSON.parse reads the escapes back."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=True)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
 def guide_data(catalog: Catalog, table: dict | None = None) -> dict:
     """What the guide's script needs: every verdict, keyed need -> engine."""
     table = table or guide_logic.verdicts(catalog)
@@ -165,10 +172,9 @@ def guide_data(catalog: Catalog, table: dict | None = None) -> dict:
 
 
 def guide(catalog: Catalog, page_url: str) -> Markup:
-    # `</` cannot appear inside the JSON, so the script element cannot be closed early
     table = guide_logic.verdicts(catalog)
-    data = json.dumps(guide_data(catalog, table), sort_keys=True, ensure_ascii=True).replace("</", "<\\/")
-    return _render("guide.html", catalog, page_url, data=Markup(data),
+    data = script_json(guide_data(catalog, table))
+    return _render("guide.html", catalog, page_url, data=data,
                    verdicts=table, choose=guide_logic.choose_when(catalog),
                    gaps=guide_logic.build_yourself(catalog))
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from macros.data.catalog import read_catalog
 from macros.data.model import Catalog
+from macros.data.problems import printable
 
 
 class RevisionError(Exception):
@@ -113,4 +114,5 @@ def describe(old: Catalog, new: Catalog) -> str:
             lines += [f"### {title}", "", *sorted(items), ""]
     if len(lines) == 2:
         lines += ["No change to the data.", ""]
-    return "\n".join(lines)
+    # names come from data, old revisions included, which no rule has checked
+    return "\n".join(printable(line) for line in lines)
