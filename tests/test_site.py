@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, TODAY
 from macros.data.catalog import read_catalog
 from macros.site import guide as guide_logic, render
 from sitebuild import build, copy_project
@@ -211,18 +211,50 @@ def test_downloads_parse_and_match_the_catalog(site, catalog):
         alone = json.loads((site / f"data/engines/{engine['id']}.json").read_text(encoding="utf-8"))
         assert alone["support"] == engine["support"] and alone["data_as_of"] == catalog.data_date
 
-    lines = (site / "data/matrix.csv").read_text(encoding="utf-8").splitlines()
-    assert lines[0] == f"# data_as_of={catalog.data_date} commit={data['commit']}"
-    rows = list(csv.DictReader(lines[1:]))
-    assert len(rows) == len(catalog.engines) * len(catalog.features)
+    with (site / "data/matrix.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))  # a standard reader, no options: the header is the first line
+    assert len(rows) == sum(1 for _ in catalog.statements())
     assert {(r["engine"], r["feature"]): r["status"] for r in rows} == {
         (e.id, f): s.status for e in catalog.engines.values() for f, s in e.support.items()}
     for row in rows:
         statement = catalog.engines[row["engine"]].support[row["feature"]]
         assert (row["detail"], row["sources"].split(), row["checked"]) == (statement.detail, statement.sources, statement.checked)
+        assert (row["data_as_of"], row["commit"]) == (catalog.data_date, data["commit"])
 
     for schema in (site / "data/schema").glob("*.json"):
         assert json.loads(schema.read_text(encoding="utf-8"))["x-data-as-of"] == catalog.data_date
+
+
+def test_json_downloads_follow_their_published_schemas(site):
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+    schemas = {name: json.loads((site / "data" / name).read_text(encoding="utf-8"))
+               for name in ("catalog.schema.json", "engine.schema.json")}
+    registry = Registry().with_resources((n, Resource.from_contents(s)) for n, s in schemas.items())
+    documents = [("catalog.schema.json", site / "data/catalog.json")]
+    documents += [("engine.schema.json", path) for path in (site / "data/engines").glob("*.json")]
+    for name, path in documents:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        errors = list(Draft202012Validator(schemas[name], registry=registry).iter_errors(document))
+        assert errors == [], (path, errors[:1])
+        assert re.fullmatch(r"\d+\.\d+", document["schema_version"]) and document["commit"]
+
+
+def test_a_cell_a_spreadsheet_would_run_is_neutralised(data):
+    import csv
+    import io
+
+    from macros.data.catalog import build_catalog
+    from macros.site.downloads import matrix_csv
+
+    data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: '=HYPERLINK(\"https://evil.example\")'")
+    data.replace("engines/beta.yml", "detail: Offline only.", "detail: '@SUM(A1)'")
+    rows = list(csv.DictReader(io.StringIO(matrix_csv(build_catalog(data.path, today=TODAY), "abc"))))
+    details = {row["engine"] + "/" + row["feature"]: row["detail"] for row in rows}
+    assert details["alpha/http-server"] == "'=HYPERLINK(\"https://evil.example\")"
+    assert details["beta/http-server"] == "'@SUM(A1)"
+    assert not any(value.startswith(("=", "+", "-", "@")) for row in rows for value in row.values())
 
 
 def test_export_command_writes_the_same_downloads(site, tmp_path):

@@ -1,8 +1,10 @@
 """Downloads for wikis and scripts: the catalog as JSON, the matrix as CSV, one JSON per engine,
-and the JSON Schemas, each stamped with the data date and the git commit.
+the JSON Schemas of the data and of the downloads, each stamped with the data date and the commit.
 
-Output is deterministic (sorted keys, fixed order, no timestamps beyond the data date),
-so two builds of one commit produce the same bytes.
+The downloads are a contract: SCHEMA_VERSION says which one (its changelog is on docs/api.md),
+the JSON follows macros/site/exports/*.schema.json, the CSV is RFC 4180 with its header on the
+first line. Output is deterministic (sorted keys, fixed order, no timestamps beyond the data
+date), so two builds of one commit produce the same bytes.
 """
 from __future__ import annotations
 
@@ -16,8 +18,13 @@ from pathlib import Path
 from macros.data.catalog import ROOT, SCHEMA_DIR
 from macros.data.model import Catalog
 
+SCHEMA_VERSION = "2.0"
+EXPORT_SCHEMAS = Path(__file__).parent / "exports"
+DATA_LICENSE = "CC-BY-4.0"
 CSV_COLUMNS = ["engine", "engine_name", "category", "feature", "feature_name", "status", "value", "detail",
-               "sources", "checked"]
+               "sources", "checked", "data_as_of", "commit"]
+# A spreadsheet runs a cell that starts with one of these as a formula (CSV injection)
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def git_commit(root: Path = ROOT) -> str:
@@ -31,7 +38,8 @@ def git_commit(root: Path = ROOT) -> str:
 
 
 def stamp(catalog: Catalog, commit: str) -> dict:
-    return {"data_as_of": catalog.data_date, "commit": commit}
+    return {"schema_version": SCHEMA_VERSION, "data_as_of": catalog.data_date, "commit": commit,
+            "license": DATA_LICENSE}
 
 
 def _statement(statement) -> dict:
@@ -61,19 +69,25 @@ def catalog_json(catalog: Catalog, commit: str) -> dict:
     }
 
 
+def spreadsheet_safe(text: str) -> str:
+    """The text with a leading apostrophe when a spreadsheet would run it as a formula."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def matrix_csv(catalog: Catalog, commit: str) -> str:
+    """One row per statement, header first (RFC 4180: CRLF line ends, quotes only where needed)."""
     out = io.StringIO()
-    out.write(f"# data_as_of={catalog.data_date} commit={commit}\n")
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
     writer.writeheader()
     for engine in catalog.engines.values():
         for category in catalog.categories:
             for feature in category.features:
                 st = engine.support[feature.id]
-                writer.writerow({"engine": engine.id, "engine_name": engine.name, "category": category.id,
-                                 "feature": feature.id, "feature_name": feature.name, "status": st.status,
-                                 "value": st.value, "detail": st.detail, "sources": " ".join(st.sources),
-                                 "checked": st.checked})
+                row = {"engine": engine.id, "engine_name": engine.name, "category": category.id,
+                       "feature": feature.id, "feature_name": feature.name, "status": st.status,
+                       "value": st.value, "detail": st.detail, "sources": " ".join(st.sources),
+                       "checked": st.checked, "data_as_of": catalog.data_date, "commit": commit}
+                writer.writerow({key: spreadsheet_safe(value) for key, value in row.items()})
     return out.getvalue()
 
 
@@ -93,6 +107,8 @@ def downloads(catalog: Catalog, commit: str) -> dict[str, str]:
         data = json.loads(schema.read_text(encoding="utf-8"))
         data["x-data-as-of"], data["x-commit"] = catalog.data_date, commit
         files[f"schema/{schema.name}"] = _dump(data)
+    for schema in sorted(EXPORT_SCHEMAS.glob("*.schema.json")):  # the downloads' own contract, beside them
+        files[schema.name] = schema.read_text(encoding="utf-8")
     return files
 
 
