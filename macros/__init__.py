@@ -71,5 +71,5 @@ def define_env(env):
 
     for function in (render.catalog_table, render.key_differences, render.status_legend, render.matrix,
                      render.compare, render.compare_index, render.feature_page, render.feature_index,
-                     render.engine_page, render.engine_index, render.guide, render.sources_list):
+                     render.engine_page, render.engine_index, render.guide, render.sources_list, render.seed_text):
         one_line(function)

@@ -25,11 +25,28 @@ def checked_catalog(args):
         return None
 
 
+WARNINGS_SHOWN = 20  # per kind; the count says how many more
+
+
 def check(args) -> int:
+    import datetime as dt
+
+    from macros.data.rules import run_warnings
+
     catalog = checked_catalog(args)
     if catalog is None:
         return 1
     print(f"ok: {describe(catalog)}")
+    by_kind = run_warnings(catalog, dt.date.today(), args.max_age)
+    for kind, found in by_kind.items():
+        print(f"warning: {len(found)} × {kind}")
+        for problem in found[:WARNINGS_SHOWN]:
+            print(f"  {problem}")
+        if len(found) > WARNINGS_SHOWN:
+            print(f"  ... and {len(found) - WARNINGS_SHOWN} more")
+    total = sum(len(found) for found in by_kind.values())
+    if total:
+        print(f"{total} warning{'s' if total != 1 else ''}: the data may merge, but look at them")
     return 0
 
 
@@ -104,6 +121,24 @@ def diff(args) -> int:
     return 0
 
 
+def new_engine(args) -> int:
+    from macros.data.catalog import ENGINES, read_catalog
+    from macros.tools.scaffold import engine_file, refusals
+
+    data = Path(args.data)
+    catalog, _ = read_catalog(data, shown_from=Path.cwd())
+    refused = refusals(catalog, data, args.id, args.name)
+    for reason in refused:
+        print(printable(f"cannot add the engine: {reason}"), file=sys.stderr)
+    if refused:
+        return 1
+    path = data / ENGINES / f"{args.id}.yml"
+    path.write_text(engine_file(catalog, args.id, args.name), encoding="utf-8")
+    print(printable(f"wrote {path}: {len(catalog.features)} cells marked not-researched. Fill in the fields at the "
+                    "top, then research each cell; `make check` lists what is left."))
+    return 0
+
+
 def bench(args) -> int:
     from macros.tools.bench import main as run_bench
 
@@ -115,7 +150,10 @@ def main(argv=None) -> int:
     parser.add_argument("--data", default=str(ROOT / "data"), help="the data folder (default: %(default)s)")
     parser.add_argument("--debug", action="store_true", help="show a traceback on an internal error")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("check", help="check every data file; print each problem as path:line:col").set_defaults(run=check)
+    checker = commands.add_parser("check", help="check every data file; print each problem as path:line:col")
+    checker.add_argument("--max-age", type=int, default=180, metavar="DAYS",
+                         help="warn about statements checked longer ago than this (default: %(default)s days)")
+    checker.set_defaults(run=check)
     exporter = commands.add_parser("export", help="write the downloads (catalog JSON, matrix CSV, engines, schemas)")
     exporter.add_argument("dir", help="the folder to write into")
     exporter.set_defaults(run=export)
@@ -123,6 +161,10 @@ def main(argv=None) -> int:
     differ = commands.add_parser("diff", help="the data change since a git revision, in plain words (Markdown)")
     differ.add_argument("revision", nargs="?", default="HEAD", help="the revision to compare with (default: HEAD)")
     differ.set_defaults(run=diff)
+    scaffold = commands.add_parser("new-engine", help="write data/engines/<id>.yml with every feature not-researched")
+    scaffold.add_argument("--id", required=True, help="the engine id: kebab-case, also the file name")
+    scaffold.add_argument("--name", required=True, help="the engine's name as the project writes it")
+    scaffold.set_defaults(run=new_engine)
     bencher = commands.add_parser("bench", help="build cost of this site and of a generated catalog, against their floors")
     bencher.add_argument("--engines", type=int, default=50)
     bencher.add_argument("--features", type=int, default=300)

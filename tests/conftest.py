@@ -70,12 +70,20 @@ def catalog():
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The real site, built once for every test that reads it."""
+def site(tmp_path_factory, request) -> Path:
+    """The real site, built once per test run: pytest-xdist workers share one build, the first
+    to arrive builds it while the others wait on the lock."""
+    import fcntl
+
     from sitebuild import build
 
-    site_dir = tmp_path_factory.mktemp("site")
-    result = build(ROOT, site_dir)
-    assert result.returncode == 0, result.stderr
-    assert "WARNING" not in result.stderr, result.stderr
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if hasattr(request.config, "workerinput") else base  # popen-gwN/.. is this run's folder
+    site_dir, lock = shared / "site", shared / "site.lock"
+    with open(lock, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        if not (site_dir / "index.html").exists():
+            result = build(ROOT, site_dir)
+            assert result.returncode == 0, result.stderr
+            assert "WARNING" not in result.stderr, result.stderr
     return site_dir

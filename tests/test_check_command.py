@@ -7,18 +7,18 @@ from conftest import ROOT, run_macros
 
 BAD_INPUTS = {
     "duplicate key": ("engines/alpha.yml", "license: MIT\n", "license: MIT\nlicense: BSD\n", 7),
-    "status: no": ("engines/beta.yml", "status: not-supported", "status: no", 10),
-    "unknown feature id": ("engines/alpha.yml", "  prefix-caching:", "  prefix-cache:", 15),
+    "status: no": ("engines/beta.yml", "status: not-supported", "status: no", 11),
+    "unknown feature id": ("engines/alpha.yml", "  prefix-caching:", "  prefix-cache:", 16),
     "unknown source id": ("engines/beta.yml", "sources: [beta-readme]\n    checked: 2026-01-11\n  prefix",
-                          "sources: [beta-read]\n    checked: 2026-01-11\n  prefix", 12),
-    "missing required field": ("engines/alpha.yml", "    detail: Ships a server.\n", "", 9),
+                          "sources: [beta-read]\n    checked: 2026-01-11\n  prefix", 14),
+    "missing required field": ("engines/alpha.yml", "    detail: Ships a server.\n", "", 10),
     "missing statement": ("engines/alpha.yml", "  http-server:\n    status: supported\n    value: built in\n"
-                          "    detail: Ships a server.\n    sources: [alpha-docs]\n    checked: 2026-01-10\n", "", 8),
+                          "    detail: Ships a server.\n    sources: [alpha-docs]\n    checked: 2026-01-10\n", "", 9),
     "file name differs from id": ("engines/alpha.yml", "id: alpha", "id: alpha-engine", 1),
-    "tab-indented line": ("engines/alpha.yml", "  http-server:", "\thttp-server:", 9),
+    "tab-indented line": ("engines/alpha.yml", "  http-server:", "\thttp-server:", 10),
     "broken YAML": ("engines/alpha.yml", "name: Alpha", "name: [Alpha", 3),
     "empty file": ("engines/alpha.yml", None, "", 1),
-    "checked date in the future": ("engines/alpha.yml", "checked: 2026-01-10", "checked: 2999-01-10", 14),
+    "checked date in the future": ("engines/alpha.yml", "checked: 2026-01-10", "checked: 2999-01-10", 15),
 }
 
 
@@ -54,3 +54,42 @@ def test_committed_data_passes_with_a_summary():
     assert result.returncode == 0, result.stderr
     assert re.fullmatch(r"ok: \d+ engines, \d+ features in \d+ categories, \d+ statements, \d+ sources, "
                         r"\d+ guide needs; data as of \d{4}-\d{2}-\d{2}\n", result.stdout)
+
+
+def test_stale_statements_are_warnings_after_the_summary(data):
+    result = run_macros("check", "--max-age", "30", data=data.path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("ok: ") and re.search(r"^warning: 4 × A statement checked longer ago", result.stdout, re.M)
+    assert lines[-1] == "4 warnings: the data may merge, but look at them"
+    assert run_macros("check", "--max-age", "100000", data=data.path).stdout.count("warning") == 0
+
+
+def test_new_engine_writes_every_feature_not_researched_and_check_points_at_what_to_fill(data):
+    result = run_macros("new-engine", "--id", "gamma", "--name", "Gamma 🚀", data=data.path)
+    assert result.returncode == 0, result.stderr
+    text = data.file("engines/gamma.yml").read_text(encoding="utf-8")
+    assert text.count("status: not-researched") == 2 and text.index("http-server:") < text.index("prefix-caching:")
+    check = run_macros("check", data=data.path)
+    fields = re.findall(r"engines/gamma\.yml:(\d+):\d+: ", check.stderr)
+    assert check.returncode == 1 and len(fields) == 6  # summary, homepage, repository, license, official-urls, sources
+    data.write("engines/gamma.yml", text.replace('summary: ""', "summary: A third engine.")
+               .replace('homepage: ""', "homepage: https://gamma.example.org/")
+               .replace('repository: ""', "repository: https://gamma.example.org/code/")
+               .replace('license: ""', "license: MIT")
+               .replace("official-urls: []", "official-urls: [https://gamma.example.org/]")
+               .replace("sources: []        #", "sources: [alpha-docs]        #"))
+    check = run_macros("check", data=data.path)
+    assert check.returncode == 0, check.stderr
+    assert "warning: 2 × A `not-researched` cell" in check.stdout
+
+
+@pytest.mark.parametrize("engine_id,name,reason", [
+    ("Gamma", "Gamma", "not a kebab-case id"), ("index", "Index", "hand-written page"),
+    ("a-vs-b", "A", "'-vs-'"), ("alpha", "Alpha", "already exists"), ("gamma", "Gamma {{ x }}", "`{{`"),
+    ("gamma", "", "the name is empty"),
+])
+def test_new_engine_refuses_an_id_or_name_the_data_would_refuse(data, engine_id, name, reason):
+    result = run_macros("new-engine", "--id", engine_id, "--name", name, data=data.path)
+    assert result.returncode == 1 and reason in result.stderr
+    assert sorted(p.name for p in (data.path / "engines").iterdir()) == ["alpha.yml", "beta.yml"]

@@ -9,7 +9,9 @@ import pytest
 from conftest import ROOT
 from sitebuild import build, copy_project
 
-SCHEMA_OF = {"features.yml": "features", "sources.yml": "sources", "guide.yml": "guide"}
+from macros.data.catalog import TOP_FILES
+
+SCHEMA_OF = {name: schema.removesuffix(".schema.json") for name, schema in TOP_FILES.items()}
 
 
 def data_files():
@@ -56,6 +58,8 @@ def test_every_schema_field_has_a_description():
 
 
 def test_edit_links_point_at_the_file_behind_the_page(tmp_path):
+    from macros.data.catalog import build_catalog
+
     project = copy_project(tmp_path / "project")
     config = project / "mkdocs.yml"
     config.write_text(config.read_text(encoding="utf-8").replace(
@@ -69,12 +73,14 @@ def test_edit_links_point_at_the_file_behind_the_page(tmp_path):
         return re.search(r'<a href="([^"]+)" title="Edit this page"', html)[1]
 
     base = "https://git.example.org/team/site"
-    assert edit_link("engines/vllm") == f"{base}/edit/main/data/engines/vllm.yml"
-    assert edit_link("engines/deepinfer") == f"{base}/edit/main/data/engines/deepinfer.yml"
-    assert edit_link("features/fp8") == f"{base}/edit/main/data/features.yml"
+    catalog = build_catalog(project / "data")
+    for engine in catalog.engines:
+        assert edit_link(f"engines/{engine}") == f"{base}/edit/main/data/engines/{engine}.yml"
+    assert edit_link(f"features/{next(iter(catalog.features))}") == f"{base}/edit/main/data/features.yml"
     assert edit_link("guide") == f"{base}/edit/main/data/guide.yml"
     assert edit_link("sources") == f"{base}/edit/main/data/sources.yml"
-    assert edit_link("compare/deepinfer-vs-vllm") == f"{base}/tree/main/data/engines"
+    a, b = catalog.pairs()[0]
+    assert edit_link(f"compare/{a.id}-vs-{b.id}") == f"{base}/tree/main/data/engines"
     assert edit_link("matrix") == f"{base}/edit/main/docs/matrix.md"
     assert edit_link("") == f"{base}/edit/main/docs/index.md"
 
@@ -90,7 +96,7 @@ def test_fmt_restores_canonical_order_and_keeps_comments(data):
     assert any("out of order" in p.message for p in data.problems())
     result = run_macros("fmt", cwd=data.path.parent, data=data.path)
     assert result.returncode == 0, result.stderr
-    assert "1 of 5 files reformatted" in result.stdout
+    assert "1 of 6 files reformatted" in result.stdout
     text = engine.read_text(encoding="utf-8")
     assert text.startswith("id: alpha\nname: Alpha  # display name\n")
     assert "# why supported" in text and text.index("status: supported") < text.index("value: built in")
@@ -122,7 +128,8 @@ def test_the_issue_form_offers_exactly_the_statuses():
     form = yaml.safe_load((ROOT / ".github/ISSUE_TEMPLATE/wrong-cell.yml").read_text(encoding="utf-8"))
     options = next(item for item in form["body"] if item["id"] == "status")["attributes"]["options"]
     schema = json.loads((ROOT / "data/schema/status.schema.json").read_text(encoding="utf-8"))
-    assert options == [s["const"] for s in schema["oneOf"]] + ["not sure"]
+    # a reader proposes a researched status; `not-researched` is only the scaffold's placeholder
+    assert options == [s["const"] for s in schema["oneOf"] if s["const"] != "not-researched"] + ["not sure"]
 
 
 def test_the_workflow_runs_make_test_and_keeps_the_preview():

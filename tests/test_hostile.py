@@ -237,7 +237,7 @@ def test_template_syntax_inside_backticks_in_a_description_is_fine(data):
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: 'Set `{{ chat_template }}`, then `{% x %}`.'")
     assert data.problems() == []
     data.replace("engines/alpha.yml", "`{% x %}`", "{% x %}")
-    assert only(data.problems(), "`{%`").line == 12
+    assert only(data.problems(), "`{%`").line == 13
 
 
 def test_an_id_with_a_trailing_newline_is_refused(data):
@@ -259,7 +259,7 @@ def test_urls_are_https_without_credentials(data, url, expected):
 
 def test_a_link_in_text_with_credentials_is_refused(data):
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: See [docs](https://a:b@alpha.example.org/).")
-    assert only(data.problems(), "user name or password").line == 12
+    assert only(data.problems(), "user name or password").line == 13
 
 
 # --- ids that would break the site ----------------------------------------------------------

@@ -31,19 +31,19 @@ def test_missing_required_field(data):
 def test_unknown_field_suggests_the_right_one(data):
     data.replace("engines/alpha.yml", "    value: built in", "    valeu: built in")
     problem = only(data.problems(), "unknown field 'valeu'")
-    assert problem.line == 11 and "did you mean 'value'" in problem.tip
+    assert problem.line == 12 and "did you mean 'value'" in problem.tip
 
 
 def test_unknown_status_suggests_the_right_one(data):
     data.replace("engines/beta.yml", "status: not-supported", "status: not-suported")
     problem = only(data.problems(), "unknown status 'not-suported'")
-    assert (problem.path, problem.line) == ("engines/beta.yml", 10) and "not-supported" in problem.tip
+    assert (problem.path, problem.line) == ("engines/beta.yml", 11) and "not-supported" in problem.tip
 
 
 def test_status_no_is_a_yaml_boolean(data):
     data.replace("engines/beta.yml", "status: not-supported", "status: no")
     problem = only(data.problems(), "yes/no boolean")
-    assert (problem.path, problem.line, problem.col) == ("engines/beta.yml", 10, 13)
+    assert (problem.path, problem.line, problem.col) == ("engines/beta.yml", 11, 13)
 
 
 def test_http_url_is_rejected(data):
@@ -54,13 +54,13 @@ def test_http_url_is_rejected(data):
 
 def test_checked_date_in_the_wrong_form(data):
     data.replace("engines/alpha.yml", "checked: 2026-01-10", 'checked: "10/01/2026"')
-    assert only(data.problems(), "not a date in YYYY-MM-DD form").line == 14
+    assert only(data.problems(), "not a date in YYYY-MM-DD form").line == 15
 
 
 def test_statement_without_sources(data):
     data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
                  "    sources: []\n    checked: 2026-01-10\n  prefix")
-    assert only(data.problems(), "'sources' is empty").line == 13
+    assert only(data.problems(), "'sources' is empty").line == 14
 
 
 def test_a_broken_file_does_not_hide_problems_in_others(data):
@@ -82,7 +82,7 @@ def test_unknown_feature(data):
     data.replace("engines/alpha.yml", "  prefix-caching:", "  prefix-cashing:")
     problems = data.problems()
     problem = only(problems, "unknown feature 'prefix-cashing'")
-    assert problem.line == 15 and "did you mean 'prefix-caching'" in problem.tip
+    assert problem.line == 16 and "did you mean 'prefix-caching'" in problem.tip
     only(problems, "no statement for feature 'prefix-caching'")
 
 
@@ -90,14 +90,14 @@ def test_missing_statement(data):
     text = data.file("engines/beta.yml").read_text()
     data.write("engines/beta.yml", text[: text.index("  prefix-caching:")])
     problem = only(data.problems(), "no statement for feature 'prefix-caching'")
-    assert (problem.path, problem.line) == ("engines/beta.yml", 8)
+    assert (problem.path, problem.line) == ("engines/beta.yml", 9)
 
 
 def test_unknown_source(data):
     data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
                  "    sources: [alpha-doc]\n    checked: 2026-01-10\n  prefix")
     problem = only(data.problems(), "unknown source 'alpha-doc'")
-    assert problem.line == 13 and "did you mean 'alpha-docs'" in problem.tip
+    assert problem.line == 14 and "did you mean 'alpha-docs'" in problem.tip
 
 
 def test_source_never_cited(data):
@@ -126,7 +126,7 @@ def test_duplicate_source_url(data):
 def test_checked_date_in_the_future(data):
     data.replace("engines/alpha.yml", "checked: 2026-01-10", "checked: 2027-01-10")
     problem = only(data.problems(today=dt.date(2026, 11, 29)), "in the future")
-    assert (problem.path, problem.line) == ("engines/alpha.yml", 14)
+    assert (problem.path, problem.line) == ("engines/alpha.yml", 15)
 
 
 def test_checked_date_that_does_not_exist(data):
@@ -136,12 +136,12 @@ def test_checked_date_that_does_not_exist(data):
 
 def test_http_link_inside_text(data):
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: Ships a [server](http://alpha.example.org/).")
-    assert only(data.problems(), "link 'http://alpha.example.org/' is not https://").line == 12
+    assert only(data.problems(), "link 'http://alpha.example.org/' is not https://").line == 13
 
 
 def test_raw_html_in_text(data):
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: Ships a <b>server</b>.")
-    assert only(data.problems(), "HTML tag <b>").line == 12
+    assert only(data.problems(), "HTML tag <b>").line == 13
 
 
 def test_html_inside_code_is_fine(data):
@@ -151,7 +151,7 @@ def test_html_inside_code_is_fine(data):
 
 def test_unknown_with_a_value(data):
     data.replace("engines/beta.yml", "    status: unknown\n", "    status: unknown\n    value: probably yes\n")
-    assert only(data.problems(), "status is unknown, yet value says").line == 16
+    assert only(data.problems(), "status is unknown, yet value says").line == 18
 
 
 def test_guide_names_unknown_feature(data):
@@ -185,7 +185,53 @@ def test_former_id_redirects(data):
 def test_keys_out_of_canonical_order(data):
     data.replace("engines/alpha.yml", "    status: supported\n    value: built in\n", "    value: built in\n    status: supported\n")
     problem = only(data.problems(), "'value' is out of order here: expected 'status' first")
-    assert (problem.path, problem.line) == ("engines/alpha.yml", 10) and "make fmt" in problem.tip
+    assert (problem.path, problem.line) == ("engines/alpha.yml", 11) and "make fmt" in problem.tip
+
+
+def test_unknown_without_where_it_was_searched(data):
+    data.replace("engines/beta.yml", "    searched: [https://beta.example.org/readme/]\n", "")
+    problem = only(data.problems(), "`searched` does not say where you looked")
+    assert (problem.path, problem.line) == ("engines/beta.yml", 17)
+
+
+def test_searched_on_a_known_statement(data):
+    data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
+                 "    sources: [alpha-docs]\n    searched: [x]\n    checked: 2026-01-10\n  prefix")
+    assert only(data.problems(), "`searched` belongs to an unknown statement").line == 15
+
+
+def test_not_supported_without_its_basis(data):
+    data.replace("engines/beta.yml", "    basis: stated-absent\n", "")
+    problem = only(data.problems(), "`basis` does not say why")
+    assert (problem.path, problem.line) == ("engines/beta.yml", 11) and "exhaustive-list" in problem.tip
+
+
+def test_basis_on_a_supported_statement(data):
+    data.replace("engines/alpha.yml", "    detail: Ships a server.\n", "    detail: Ships a server.\n    basis: stated-absent\n")
+    assert only(data.problems(), "`basis` belongs to a not-supported statement").line == 14
+
+
+def test_a_claim_alone_is_not_evidence(data):
+    data.replace("sources.yml", "sources:\n", "sources:\n  - id: rumour\n    title: A rumour\n    page: reference/seed.md\n"
+                 "    publisher: Someone\n    kind: claim\n    checked: 2026-01-01\n")
+    data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
+                 "    sources: [rumour]\n    checked: 2026-01-10\n  prefix")
+    problem = only(data.problems(), "every source is a claim")
+    assert (problem.path, problem.line) == ("engines/alpha.yml", 14) and "status: unknown" in problem.tip
+
+
+def test_a_site_front_page_as_the_only_primary_source(data):
+    data.replace("sources.yml", "https://alpha.example.org/docs/", "https://alpha.example.org/")
+    problem = only(data.problems(), "is a site's front page")
+    assert problem.path == "engines/alpha.yml" and "exact page" in problem.tip
+
+
+def test_a_checked_date_is_in_the_future_only_past_today_anywhere_on_earth():
+    from macros.data.rules import latest_today_on_earth
+
+    utc = dt.timezone.utc
+    assert latest_today_on_earth(dt.datetime(2026, 11, 29, 9, 59, tzinfo=utc)) == dt.date(2026, 11, 29)
+    assert latest_today_on_earth(dt.datetime(2026, 11, 29, 10, 0, tzinfo=utc)) == dt.date(2026, 11, 30)
 
 
 # Each rule, and the test above that shows it firing on a bad fixture.
@@ -204,7 +250,15 @@ RULE_TESTS = {
     "unknown_not_dressed_as_known": test_unknown_with_a_value,
     "guide_features_exist": test_guide_names_unknown_feature,
     "canonical_order": test_keys_out_of_canonical_order,
+    "statement_cites_a_source": test_statement_without_sources,
+    "unknown_says_where_searched": test_unknown_without_where_it_was_searched,
+    "not_supported_says_its_basis": test_not_supported_without_its_basis,
+    "claims_are_not_evidence": test_a_claim_alone_is_not_evidence,
+    "primary_source_is_a_page": test_a_site_front_page_as_the_only_primary_source,
 }
+from test_seed_claims import test_a_verdict_that_does_not_fit_its_statements  # noqa: E402
+
+RULE_TESTS["seed_claims_hold"] = test_a_verdict_that_does_not_fit_its_statements
 # the rules against hostile text, URLs and ids are shown firing in tests/test_hostile.py
 from test_hostile import (test_ids_that_would_overwrite_a_page_or_an_anchor,  # noqa: E402
                           test_names_refuse_controls_bidi_invisibles_markup_and_template_syntax,

@@ -1,104 +1,67 @@
-"""Every sentence of the seed text is carried by statements that agree with it, or explain why not.
-
-For each sentence, CLAIMS lists the statements that carry it and the statuses the seed's
-wording implies. A statement whose status differs must cite the seed and say, in its
-detail, what the seed says: the site shows the nuance instead of hiding it.
-"""
-import re
-
+"""The original article, claim by claim, lives in data/seed-claims.yml: the published text is the
+article word for word, and the rule that keeps each claim and its statements honest fires."""
 import pytest
 
-from conftest import ROOT
-from macros.data.catalog import build_catalog
+from conftest import ROOT, messages
 
-SEED = ROOT / "docs" / "reference" / "seed.md"
 SHARED_SEED = ROOT.parent / "shared" / "reference" / "seed-deepinfer-vs-vllm.txt"
 
-S, V, N, D, X = {"supported"}, {"via-plugin"}, {"not-supported"}, {"documented"}, {"experimental"}
-PARTIAL = {"partial"}
 
-CLAIMS = {
-    "Getting started with vLLM follows standard Python packaging conventions": [
-        ("vllm", "pip-install", S), ("vllm", "prebuilt-kernels", S)],
-    "Once installed, an engineer can instantly launch an OpenAI-compatible HTTP server": [
-        ("vllm", "openai-server", S), ("vllm", "anthropic-api", S), ("vllm", "grpc", S), ("vllm", "streaming", S)],
-    "DeepInfer foregoes packaged distributions entirely.": [("deepinfer", "pip-install", N)],
-    "Teams must compile DeepInfer directly from source": [
-        ("deepinfer", "build-from-source", S), ("deepinfer", "build-requirements", D)],
-    "Furthermore, DeepInfer provides no built-in HTTP server": [
-        ("deepinfer", "openai-server", N), ("deepinfer", "anthropic-api", N), ("deepinfer", "grpc", N)],
-    "Workflows must be initiated offline from within local Python scripts": [("deepinfer", "python-api", S)],
-    "The operational breadth of these two engines": [
-        ("deepinfer", "model-breadth", PARTIAL), ("vllm", "model-breadth", S)],
-    "DeepInfer is strictly single-model software": [
-        ("deepinfer", "model-breadth", PARTIAL), ("deepinfer", "deepseek-v4-1-flash", S),
-        ("deepinfer", "default-checkpoint", D)],
-    "Hardware compatibility is equally focused": [
-        ("deepinfer", "nvidia-sm100", S), ("deepinfer", "ascend-950", S), ("deepinfer", "nvidia-other", N),
-        ("deepinfer", "amd-gpu", N)],
-    "vLLM, conversely, serves more than two hundred Hugging Face model architectures": [
-        ("vllm", f, S) for f in ("model-breadth", "decoder-only", "mixture-of-experts", "multimodal", "embedding",
-                                 "hybrid-state-space", "deepseek-v4")],
-    "Its hardware footprint spans standard NVIDIA GPUs": [
-        *[("vllm", f, S) for f in ("nvidia-other", "amd-gpu", "intel-gpu", "cpu")],
-        *[("vllm", f, V) for f in ("google-tpu", "intel-gaudi", "ibm-spyre", "ascend-npu", "rebellions-npu",
-                                   "apple-silicon", "metax-gpu")]],
-    "A critical technical trade-off lies in what software components ship": [
-        ("vllm", "kv-cache-management", S), ("deepinfer", "kv-cache-management", N)],
-    "vLLM delivers a complete serving architecture": [
-        ("vllm", f, S) for f in ("paged-kv-cache", "prefix-caching", "continuous-batching", "chunked-prefill",
-                                 "disaggregated-prefill-decode", "disaggregated-encode")],
-    "DeepInfer explicitly discloses in its documentation": [("deepinfer", "kv-cache-management", N)],
-    "It omits a Key-Value cache management system": [
-        ("deepinfer", f, N) for f in ("kv-cache-management", "disaggregated-prefill-decode", "replica-load-balancing")],
-    "While it includes decoder Sliding Window Attention bounded replay": [
-        ("deepinfer", "swa-bounded-replay", S),
-        *[("deepinfer", f, N) for f in ("kv-cache-management", "replica-load-balancing", "disaggregated-prefill-decode")]],
-    "For teams with strict verification requirements": [
-        ("deepinfer", "batch-invariance", S), ("deepinfer", "deterministic-sampling", S),
-        ("deepinfer", "determinism-beyond-nvidia", N)],
-    "For decoding throughput, DeepInfer uses DSpark": [
-        ("deepinfer", "dspark", S), ("deepinfer", "confidence-scheduled-verification", S)],
-    "vLLM also implements batch invariance": [("vllm", "batch-invariance", X)],
-    "However, vLLM offers extensive alternative speculative decoding options": [
-        ("vllm", f, S) for f in ("ngram", "suffix-decoding", "eagle", "dflash", "fp8", "nvfp4", "int4", "awq-gptq", "gguf")],
-}
-
-
-def seed_sentences() -> list[str]:
-    body = " ".join(line.lstrip("> ").strip() for line in SEED.read_text(encoding="utf-8").splitlines()
-                    if line.startswith(">"))
-    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Za-z])", body) if s]
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return build_catalog(ROOT / "data")
-
-
-def test_the_published_seed_is_the_shared_seed():
+def test_the_published_claims_are_the_article_word_for_word(catalog):
     if not SHARED_SEED.exists():
         pytest.skip("shared/ is not beside this checkout")
     shared = " ".join(SHARED_SEED.read_text(encoding="utf-8").split()[3:])  # after the title line
-    published = " ".join(" ".join(seed_sentences()).split())
-    assert published == shared
+    assert " ".join(" ".join(c.text for c in catalog.seed_claims).split()) == shared
 
 
-def test_every_sentence_of_the_seed_is_mapped():
-    sentences = seed_sentences()
-    assert len(sentences) == 20
-    unmapped = [s for s in sentences if not any(s.startswith(key) for key in CLAIMS)]
-    assert unmapped == []
-    stale = [key for key in CLAIMS if not any(s.startswith(key) for s in sentences)]
-    assert stale == []
+def test_every_claim_and_verdict_is_on_the_seed_page(site, catalog):
+    html = (site / "reference/seed/index.html").read_text(encoding="utf-8")
+    for claim in catalog.seed_claims:
+        assert f'id="claim-{claim.id}"' in html and f'id="rows-{claim.id}"' in html
+    assert f"{len(catalog.seed_claims)} claims." in html
 
 
-@pytest.mark.parametrize("sentence", CLAIMS)
-def test_claim_is_carried_or_its_difference_explained(catalog, sentence):
-    for engine, feature, implied in CLAIMS[sentence]:
-        statement = catalog.engines[engine].support.get(feature)
-        assert statement is not None, f"{engine}/{feature} carries no statement for: {sentence}"
-        if statement.status not in implied:
-            assert "seed" in statement.sources and "seed" in statement.detail.lower(), (
-                f"{engine}/{feature} is {statement.status}, but the seed implies {sorted(implied)}; "
-                "its detail must say what the seed says, citing it")
+CLAIMS = """source: article
+paragraphs:
+  - claims:
+      - id: alpha-has-no-server
+        text: Alpha ships no server.
+        verdict: {verdict}
+        carried-by:
+          - {{engine: alpha, feature: http-server, implies: [not-supported]}}
+"""
+ARTICLE = ("sources:\n  - id: article\n    title: The article\n    page: reference/seed.md\n    publisher: Someone\n"
+           "    kind: claim\n    checked: 2026-01-01\n")
+
+
+def problems_with(data, verdict, cite=False):
+    data.write("seed-claims.yml", CLAIMS.format(verdict=verdict))
+    if "id: article" not in data.file("sources.yml").read_text():
+        data.replace("sources.yml", "sources:\n", ARTICLE)
+    if cite:
+        data.replace("engines/alpha.yml", "    detail: Ships a server.\n    sources: [alpha-docs]",
+                     "    detail: Ships a server, though the original article says not.\n    sources: [alpha-docs, article]")
+    return data.problems()
+
+
+def only(problems, text):
+    found = [p for p in problems if text in p.message]
+    assert found, f"no problem mentioning {text!r} in {messages(problems)}"
+    return found[0]
+
+
+def test_a_statement_that_differs_from_its_claim_must_cite_the_article_and_say_so(data):
+    problem = only(problems_with(data, "contradicted"), "but the original article implies not-supported")
+    assert (problem.path, problem.line) == ("engines/alpha.yml", 13) and "cite `article`" in problem.tip
+    assert problems_with(data, "contradicted", cite=True) == []
+
+
+def test_a_verdict_that_does_not_fit_its_statements(data):
+    problem = only(problems_with(data, "confirmed", cite=True), "verdict 'confirmed' does not fit")
+    assert (problem.path, problem.line) == ("seed-claims.yml", 6) and "refined or contradicted" in problem.tip
+
+
+def test_a_claim_naming_a_statement_that_does_not_exist(data):
+    data.write("seed-claims.yml", CLAIMS.format(verdict="confirmed").replace("feature: http-server", "feature: gone"))
+    data.replace("sources.yml", "sources:\n", ARTICLE)
+    assert only(data.problems(), "no statement alpha/gone").path == "seed-claims.yml"

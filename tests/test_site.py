@@ -67,63 +67,68 @@ def test_guide_embeds_the_verdicts_of_the_data(site, catalog):
     assert json.loads(embedded) == json.loads(json.dumps(render.guide_data(catalog)))
 
 
-# What the data implies for sets of needs (see data/engines/*.yml and data/guide.yml).
-GUIDE_CASES = [
-    ((), ["deepinfer", "vllm"]),
-    (("http-endpoint",), ["vllm"]),
-    (("amd-gpus",), ["vllm"]),
-    (("reproducible-outputs",), ["deepinfer"]),
-    (("v41-flash-on-sm100-or-ascend",), ["deepinfer"]),
-    (("ascend-950",), ["deepinfer"]),
-    (("quantized-checkpoints",), ["vllm"]),
-    (("many-model-families",), ["vllm"]),
-    (("disaggregation",), ["vllm"]),
-    (("http-endpoint", "reproducible-outputs"), []),
-    (("amd-gpus", "quantized-checkpoints", "many-model-families"), ["vllm"]),
-]
+def test_every_verdict_follows_the_needs_requirements(catalog):
+    for need in catalog.needs:
+        for engine in catalog.engines.values():
+            met = [engine.support[r.feature].status in r.statuses for r in need.requires]
+            assert guide_logic.judge(catalog, need, engine.id).met == (any(met) if need.match == "any" else all(met))
 
 
-@pytest.mark.parametrize("needs,expected", GUIDE_CASES, ids=lambda v: ",".join(v) if isinstance(v, tuple) else None)
-def test_guide_answers(catalog, needs, expected):
-    assert guide_logic.fitting_engines(catalog, needs) == expected
+def test_the_guide_on_a_fixture(data):
+    from macros.data.catalog import build_catalog
+
+    catalog = build_catalog(data.path, today=TODAY)
+    assert guide_logic.fitting_engines(catalog, ()) == ["alpha", "beta"]
+    assert guide_logic.fitting_engines(catalog, ("http",)) == ["alpha"]
+    assert guide_logic.fitting_engines(catalog, ("http", "caching")) == ["alpha"]
+    assert {gap.feature for gap, _ in guide_logic.build_yourself(catalog)["beta"]} == {"http-server"}
+    assert guide_logic.build_yourself(catalog)["alpha"] == []
 
 
-def test_guide_says_what_deepinfer_leaves_to_the_team(catalog):
-    gaps = {gap.feature for gap, _ in guide_logic.build_yourself(catalog)["deepinfer"]}
-    assert {"openai-server", "kv-cache-management", "disaggregated-prefill-decode", "replica-load-balancing"} <= gaps
+def test_build_yourself_lists_exactly_the_gaps_an_engine_leaves(catalog):
+    for engine in catalog.engines.values():
+        listed = {gap.feature for gap, _ in guide_logic.build_yourself(catalog)[engine.id]}
+        assert listed == {g.feature for g in catalog.gaps if engine.support[g.feature].status in guide_logic.UNMET}
+
+
+def first_pair(catalog):
+    a, b = catalog.pairs()[0]
+    return a.id, b.id
 
 
 def test_text_from_the_data_is_escaped():
     catalog, _ = read_catalog(ROOT / "data")  # unchecked: the no_raw_html rule would refuse this
-    statement = catalog.engines["vllm"].support["grpc"]
+    a, b = first_pair(catalog)
+    statement = next(iter(catalog.engines[b].support.values()))
     statement.detail = 'Hello <script>alert("x")</script> and <img src=x onerror=alert(1)>'
-    catalog.engines["vllm"].summary = "<b>bold</b>"
-    html = render.compare(catalog, "compare/deepinfer-vs-vllm/", "deepinfer", "vllm")
-    html += render.engine_page(catalog, "engines/vllm/", "vllm")
+    catalog.engines[b].summary = "<b>bold</b>"
+    html = render.compare(catalog, f"compare/{a}-vs-{b}/", a, b)
+    html += render.engine_page(catalog, f"engines/{b}/", b)
     assert "<script>alert" not in html and "<img src=x" not in html and "<b>bold" not in html
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
 
 
 def test_links_are_relative_to_the_page(catalog):
-    html = render.matrix(catalog, "matrix/")
-    assert 'href="../features/fp8/"' in html
-    html = render.compare(catalog, "compare/deepinfer-vs-vllm/", "deepinfer", "vllm")
-    assert 'href="../../features/fp8/"' in html and 'href="../../reference/seed/"' in html
+    feature = next(iter(catalog.features))
+    assert f'href="../features/{feature}/"' in render.matrix(catalog, "matrix/")
+    a, b = first_pair(catalog)
+    assert f'href="../../features/{feature}/"' in render.compare(catalog, f"compare/{a}-vs-{b}/", a, b)
 
 
-def test_a_third_engine_adds_its_page_column_and_comparisons(tmp_path):
+def test_a_third_engine_adds_its_page_column_and_comparisons(tmp_path, catalog):
     project = copy_project(tmp_path / "project")
-    text = (project / "data/engines/vllm.yml").read_text(encoding="utf-8")
-    (project / "data/engines/gamma.yml").write_text(text.replace("id: vllm", "id: gamma").replace("name: vLLM", "name: Gamma"),
-                                                   encoding="utf-8")
+    base = next(iter(catalog.engines.values()))
+    text = (project / f"data/engines/{base.id}.yml").read_text(encoding="utf-8")
+    (project / "data/engines/gamma.yml").write_text(text.replace(f"id: {base.id}\n", "id: gamma\n", 1)
+                                                   .replace(f"name: {base.name}\n", "name: Gamma\n", 1), encoding="utf-8")
     docs_before = sorted(p.relative_to(project) for p in (project / "docs").rglob("*"))
     result = build(project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
     site = tmp_path / "site"
     assert "Gamma" in page(site, "engines/gamma")
     assert 'id="col-gamma"' in page(site, "matrix")
-    for pair in ("deepinfer-vs-gamma", "gamma-vs-vllm", "deepinfer-vs-vllm"):
-        assert (site / "compare" / pair / "index.html").is_file()
+    for other in catalog.engines:
+        assert (site / "compare" / "-vs-".join(sorted((other, "gamma"))) / "index.html").is_file()
     assert sorted(p.relative_to(project) for p in (project / "docs").rglob("*")) == docs_before
 
 
@@ -135,13 +140,14 @@ def test_an_undefined_name_in_a_page_fails_the_build_naming_the_page(tmp_path):
     assert "broken-page.md" in result.stderr and "no_such_macro" in result.stderr
 
 
-def test_bad_data_stops_the_build_with_the_check_messages(tmp_path):
+def test_bad_data_stops_the_build_with_the_check_messages(tmp_path, catalog):
     project = copy_project(tmp_path / "project")
-    path = project / "data/engines/vllm.yml"
-    path.write_text(path.read_text(encoding="utf-8").replace("status: experimental", "status: no", 1), encoding="utf-8")
+    engine = next(iter(catalog.engines))
+    path = project / f"data/engines/{engine}.yml"
+    path.write_text(re.sub(r"status: [a-z-]+", "status: no", path.read_text(encoding="utf-8"), count=1), encoding="utf-8")
     result = build(project, tmp_path / "site")
     assert result.returncode != 0
-    assert re.search(r"data/engines/vllm\.yml:\d+:\d+: 'no' is read as a yes/no boolean", result.stderr)
+    assert re.search(rf"data/engines/{engine}\.yml:\d+:\d+: 'no' is read as a yes/no boolean", result.stderr)
     assert "Traceback" not in result.stderr
 
 
@@ -162,38 +168,43 @@ def test_the_registry_lists_every_page_and_data_anchor(site, catalog):
 
 def test_a_removed_anchor_or_page_breaks_a_promise(tmp_path, site):
     import shutil
-    from macros.tools.links import broken_promises
+    from macros.tools.links import broken_promises, read_registry
 
+    promised = read_registry()[0]
+    row = next(p for p in promised if p.startswith("/matrix/#") and "--" not in p)
+    feature_page = next(p for p in promised if re.fullmatch(r"/features/[a-z0-9-]+/", p))
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
     matrix = copy / "matrix" / "index.html"
-    matrix.write_text(matrix.read_text(encoding="utf-8").replace('id="fp8--vllm"', 'id="gone"'), encoding="utf-8")
-    shutil.rmtree(copy / "features" / "gguf")
+    anchor = row.split("#")[1]
+    matrix.write_text(matrix.read_text(encoding="utf-8").replace(f'id="{anchor}"', 'id="gone"'), encoding="utf-8")
+    shutil.rmtree(copy / feature_page.strip("/"))
     messages = "\n".join(broken_promises(copy))
-    assert "/matrix/#fp8--vllm no longer resolves" in messages
-    assert "/features/gguf/ no longer resolves" in messages and "former-ids" in messages
+    assert f"{row} no longer resolves" in messages
+    assert f"{feature_page} no longer resolves" in messages and "former-ids" in messages
 
 
-def test_a_renamed_feature_keeps_its_old_urls_and_anchors(tmp_path):
+def test_a_renamed_feature_keeps_its_old_urls_and_anchors(tmp_path, catalog):
     from macros.tools.links import broken_promises, read_registry
 
+    old = next(r.feature for n in catalog.needs for r in n.requires)  # one the guide names: its reference moves too
+    new = f"{old}-renamed"
     project = copy_project(tmp_path / "project")
     features = project / "data/features.yml"
     features.write_text(features.read_text(encoding="utf-8").replace(
-        "      - id: fp8\n", "      - id: fp8-quantization\n        former-ids: [fp8]\n"), encoding="utf-8")
+        f"      - id: {old}\n", f"      - id: {new}\n        former-ids: [{old}]\n"), encoding="utf-8")
     for engine in (project / "data/engines").glob("*.yml"):
-        engine.write_text(engine.read_text(encoding="utf-8").replace("\n  fp8:\n", "\n  fp8-quantization:\n"),
-                          encoding="utf-8")
-    guide = project / "data/guide.yml"
-    guide.write_text(guide.read_text(encoding="utf-8").replace("feature: fp8\n", "feature: fp8-quantization\n"),
-                     encoding="utf-8")
+        engine.write_text(engine.read_text(encoding="utf-8").replace(f"\n  {old}:\n", f"\n  {new}:\n"), encoding="utf-8")
+    for name in ("guide.yml", "seed-claims.yml"):
+        path = project / "data" / name
+        path.write_text(re.sub(rf"feature: {old}\b", f"feature: {new}", path.read_text(encoding="utf-8")), encoding="utf-8")
     result = build(project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
     site = tmp_path / "site"
     assert broken_promises(site) == []
-    assert "/features/fp8/" in read_registry()[0]
-    assert 'id="fp8-quantization"' in page(site, "matrix") and 'id="fp8"' in page(site, "matrix")
-    assert 'href="../fp8-quantization/"' in page(site, "features/fp8")  # the old page redirects
+    assert f"/features/{old}/" in read_registry()[0]
+    assert f'id="{new}"' in page(site, "matrix") and f'id="{old}"' in page(site, "matrix")
+    assert f'href="../{new}/"' in page(site, f"features/{old}")  # the old page redirects
 
 
 # --- downloads, offline, sub-path hosting, reproducible builds ---------------------------

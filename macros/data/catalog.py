@@ -10,7 +10,8 @@ import os
 from pathlib import Path
 
 from macros.data.load import Document, load, read_regular
-from macros.data.model import Catalog, Category, Engine, Feature, Gap, Need, Origin, Requirement, Source, Statement, Status
+from macros.data.model import (Carrier, Catalog, Category, Engine, Fact, Feature, Gap, Need, Origin, Requirement,
+                               SeedClaim, Source, Statement, Status)
 from macros.data.problems import DataError, Problem, reset_suggestions
 from macros.data.schema import date_keys, load_schemas, validate
 
@@ -20,7 +21,8 @@ SCHEMA_DIR = ROOT / "data" / "schema"  # the schemas belong to the project, what
 # What data/ holds, and which schema each file follows. Anything else under data/ is refused:
 # a file nobody reads (`engines/sglang.yaml`) would look like a contribution and change nothing.
 TOP_FILES = {"features.yml": "features.schema.json", "sources.yml": "sources.schema.json",
-             "guide.yml": "guide.schema.json"}
+             "guide.yml": "guide.schema.json", "seed-claims.yml": "seed-claims.schema.json"}
+OPTIONAL_FILES = {"seed-claims.yml"}  # a catalog without an article to check has no claims
 ENGINES = "engines"
 SCHEMAS = "schema"
 
@@ -172,13 +174,20 @@ def _engine(reader: _Reader, path: Path) -> Engine | None:
         return None
     support = {
         fid: Statement(raw["id"], fid, s["status"], s["detail"], s["sources"], s["checked"], s.get("value", ""),
-                       Origin(doc, ("support", fid)))
+                       s.get("since", ""), s.get("basis", ""), s.get("searched", []), Origin(doc, ("support", fid)))
         for fid, s in raw["support"].items()
         if _is_clean(errors, ("support", fid))
     }
     fields = {k: raw[k] for k in ("id", "name", "summary", "homepage", "repository", "license", "sources")}
-    return Engine(**fields, support=support, file_stem=path.stem, former_ids=raw.get("former-ids", []),
-                  origin=Origin(doc, ()))
+    facts = {}
+    if "maintenance" in raw:
+        m = raw["maintenance"]
+        facts["maintenance"] = Fact(m["status"], m["detail"], m["sources"], origin=Origin(doc, ("maintenance",)))
+    if "latest-release" in raw:
+        r = raw["latest-release"]
+        facts["latest_release"] = Fact(r["version"], "", r["sources"], r.get("date", ""), Origin(doc, ("latest-release",)))
+    return Engine(**fields, support=support, file_stem=path.stem, official_urls=raw["official-urls"], **facts,
+                  former_ids=raw.get("former-ids", []), origin=Origin(doc, ()))
 
 
 def _guide(reader: _Reader) -> tuple[list[Need], list[Gap]]:
@@ -199,6 +208,24 @@ def _guide(reader: _Reader) -> tuple[list[Need], list[Gap]]:
     return needs, gaps
 
 
+def _seed_claims(reader: _Reader) -> tuple[list[SeedClaim], str]:
+    path = reader.data_dir / "seed-claims.yml"
+    if not path.exists() and not path.is_symlink():
+        return [], ""
+    doc, errors = reader.read(path, "seed-claims.schema.json")
+    if doc is None or not _is_clean(errors, ("source",)):
+        return [], ""
+    claims = []
+    for pi, paragraph in _records(doc.data, "paragraphs"):
+        for ci, raw in _records(paragraph, "claims"):
+            at = ("paragraphs", pi, "claims", ci)
+            if _is_clean(errors, at):
+                carried = [Carrier(c["engine"], c["feature"], c["implies"], Origin(doc, at + ("carried-by", k)))
+                           for k, c in enumerate(raw["carried-by"])]
+                claims.append(SeedClaim(raw["id"], pi, raw["text"], raw["verdict"], carried, Origin(doc, at)))
+    return claims, doc.data["source"]
+
+
 def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None) -> tuple[Catalog, list[Problem]]:
     """Load every data file into a Catalog, and every load and schema problem met on the way."""
     data_dir = Path(data_dir)
@@ -208,6 +235,7 @@ def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None)
     source_list = _sources(reader)
     engines = [e for e in (_engine(reader, p) for p in sorted((data_dir / "engines").glob("*.yml"))) if e]
     needs, gaps = _guide(reader)
+    seed_claims, seed_source = _seed_claims(reader)
     sources: dict[str, Source] = {}
     for source in source_list:
         sources.setdefault(source.id, source)
@@ -217,6 +245,7 @@ def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None)
     catalog = Catalog(
         statuses=_statuses(reader.schema_dir), categories=categories, sources=sources, engines=by_id,
         needs=[n for i, n in enumerate(needs) if n.id not in {m.id for m in needs[:i]}], gaps=gaps,
+        seed_claims=seed_claims, seed_source=seed_source,
         source_list=source_list, need_list=needs, complete=reader.complete, broken_ids=reader.broken_ids,
         unread=reader.unread, unreadable=reader.unreadable,
     )
@@ -226,11 +255,11 @@ def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None)
 def build_catalog(data_dir: Path = ROOT / "data", today: dt.date | None = None,
                   shown_from: Path | None = None) -> Catalog:
     """The checked catalog. Raises DataError with every problem when there is any."""
-    from macros.data.rules import run_rules
+    from macros.data.rules import latest_today_on_earth, run_rules
 
     reset_suggestions()
     catalog, problems = read_catalog(data_dir, shown_from)
-    problems += run_rules(catalog, today or dt.date.today())
+    problems += run_rules(catalog, today or latest_today_on_earth())
     if problems:
         raise DataError(problems, first=catalog.unreadable)
     return catalog

@@ -42,6 +42,9 @@ class Source:
     url: str = ""
     page: str = ""  # a page of this site, for the seed text that has no public URL
     note: str = ""
+    version: str = ""  # the release the document describes
+    commit: str = ""  # the commit of the repository file that was read
+    quote: str = ""  # a short verbatim sentence the claim rests on
     origin: Origin = field(default=None, repr=False, compare=False)
 
 
@@ -73,6 +76,20 @@ class Statement:
     sources: list[str]
     checked: str
     value: str = ""
+    since: str = ""  # the first release that had it, where a source says so
+    basis: str = ""  # for not-supported: stated-absent or exhaustive-list
+    searched: list[str] = field(default_factory=list)  # for unknown: where the project's docs were searched
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Fact:
+    """An engine fact that is not a feature: its maintenance status, its latest release."""
+
+    value: str
+    detail: str
+    sources: list[str]
+    date: str = ""
     origin: Origin = field(default=None, repr=False, compare=False)
 
 
@@ -87,6 +104,9 @@ class Engine:
     sources: list[str]
     support: dict[str, Statement]
     file_stem: str
+    official_urls: list[str] = field(default_factory=list)
+    maintenance: Fact | None = None
+    latest_release: Fact | None = None
     former_ids: list[str] = field(default_factory=list)
     origin: Origin = field(default=None, repr=False, compare=False)
 
@@ -118,6 +138,28 @@ class Gap:
 
 
 @dataclass
+class Carrier:
+    """A statement that carries a claim of the original article, and the statuses the claim implies."""
+
+    engine: str
+    feature: str
+    implies: list[str]
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class SeedClaim:
+    """One sentence of the original article, and what checking it found."""
+
+    id: str
+    paragraph: int
+    text: str
+    verdict: str
+    carried_by: list[Carrier]
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
 class Catalog:
     statuses: dict[str, Status]
     categories: list[Category]
@@ -125,6 +167,8 @@ class Catalog:
     engines: dict[str, Engine]
     needs: list[Need]
     gaps: list[Gap]
+    seed_claims: list[SeedClaim] = field(default_factory=list)
+    seed_source: str = ""  # the source id of the original article
     # every record as written, duplicates included, for the rules that look for them
     source_list: list[Source] = field(default_factory=list, repr=False)
     need_list: list[Need] = field(default_factory=list, repr=False)

@@ -73,6 +73,7 @@ def unknown_source(catalog, today):
     for engine in catalog.engines.values():
         citing = [(engine.origin, ("sources",), engine.sources)]
         citing += [(s.origin, ("sources",), s.sources) for s in engine.support.values()]
+        citing += [(f.origin, ("sources",), f.sources) for f in (engine.maintenance, engine.latest_release) if f]
         for origin, at, ids in citing:
             for i, sid in enumerate(ids):
                 if sid not in catalog.sources and sid not in catalog.broken_ids:
@@ -88,6 +89,7 @@ def source_never_cited(catalog, today):
         return
     cited = {sid for engine in catalog.engines.values() for sid in engine.sources}
     cited |= {sid for statement in catalog.statements() for sid in statement.sources}
+    cited |= {sid for e in catalog.engines.values() for f in (e.maintenance, e.latest_release) if f for sid in f.sources}
     for source in catalog.sources.values():
         if source.id not in cited:
             yield source.origin.problem(f"source '{source.id}' is never cited",
@@ -145,9 +147,15 @@ def _dated(catalog):
         yield statement.origin, statement.checked
 
 
+def latest_today_on_earth(now: dt.datetime | None = None) -> dt.date:
+    """The date in the first time zone to reach it (UTC+14): no honest local date is later."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    return (now.astimezone(dt.timezone.utc) + dt.timedelta(hours=14)).date()
+
+
 @rule
 def checked_date_valid(catalog, today):
-    """A `checked` date is a real calendar date and not in the future."""
+    """A `checked` date is a real calendar date and not later than today anywhere on Earth."""
     for origin, checked in _dated(catalog):
         try:
             day = dt.date.fromisoformat(checked)
@@ -155,7 +163,8 @@ def checked_date_valid(catalog, today):
             yield origin.problem(f"checked date '{checked}' is not a real date", "write it as YYYY-MM-DD", at=("checked",))
             continue
         if day > today:
-            yield origin.problem(f"checked date {checked} is in the future (today is {today.isoformat()})",
+            yield origin.problem(f"checked date {checked} is in the future (it is {today.isoformat()} at the latest, "
+                                 "anywhere on Earth)",
                                  "use the day you actually read the source", at=("checked",))
 
 
@@ -208,7 +217,8 @@ def unknown_not_dressed_as_known(catalog, today):
 def documents(catalog):
     """Every loaded data file, once."""
     seen = {}
-    records = [*catalog.engines.values(), *catalog.categories, *catalog.source_list, *catalog.need_list, *catalog.gaps]
+    records = [*catalog.engines.values(), *catalog.categories, *catalog.source_list, *catalog.need_list, *catalog.gaps,
+               *catalog.seed_claims]
     for record in records:
         seen.setdefault(record.origin.path, record.origin.doc)
     return list(seen.values())
@@ -295,33 +305,41 @@ def _field(pointer) -> str:
     return next((str(p) for p in reversed(pointer) if isinstance(p, str)), "value")
 
 
+def text_problems(field: str, text: str) -> list[tuple[str, str]]:
+    """(message, tip) for each way `text` could hide, fake or inject: the same test for the data
+    and for `make new-engine`. Labels (names, titles, values) are held to the stricter rule."""
+    found = []
+    label = field in LABEL_KEYS or field in ("id", "former-ids")
+    control = _CONTROL.search(text if label else text.replace("\n", "").replace("\t", ""))
+    if control:
+        found.append((f"'{field}' contains {_character(control[0])}",
+                      "control characters can hide or fake text: delete it (retype the text)"))
+    bidi = _BIDI.search(text)
+    if bidi:
+        found.append((f"'{field}' contains {_character(bidi[0])}, a bidi control",
+                      "it makes text read differently to reviewers and readers: delete it"))
+    hidden = next((m for m in _INVISIBLE.finditer(text) if not _invisible_in_place(text, m.start())), None)
+    if hidden:
+        found.append((f"'{field}' contains {_character(hidden[0])}, an invisible character",
+                      "two texts that look the same would differ: delete it"))
+    marker = _TEMPLATE.search(text if label else _CODE_SPAN.sub("", text))
+    if marker:
+        found.append((f"'{field}' contains `{marker[0]}`, which opens template syntax",
+                      "write it inside backticks (`{{ like this }}`) in a description; names cannot hold it"))
+    angle = _ANGLE.search(text) if label else None
+    if angle:
+        found.append((f"'{field}' contains `{angle[0]}`", "names and labels are plain text: write 'less than' or drop "
+                      "the bracket"))
+    return found
+
+
 @rule
 def text_is_plain(catalog, today):
     """Text has no control, bidi or invisible characters, and names hold no markup or template syntax."""
     for doc in documents(catalog):
         for pointer, text in _strings(doc.data):
-            field = _field(pointer)
-            label = field in LABEL_KEYS or field in ("id", "former-ids")
-            control = _CONTROL.search(text if label else text.replace("\n", "").replace("\t", ""))
-            if control:
-                yield doc.problem(pointer, f"'{field}' contains {_character(control[0])}",
-                                  "control characters can hide or fake text: delete it (retype the text)")
-            bidi = _BIDI.search(text)
-            if bidi:
-                yield doc.problem(pointer, f"'{field}' contains {_character(bidi[0])}, a bidi control",
-                                  "it makes text read differently to reviewers and readers: delete it")
-            hidden = next((m for m in _INVISIBLE.finditer(text) if not _invisible_in_place(text, m.start())), None)
-            if hidden:
-                yield doc.problem(pointer, f"'{field}' contains {_character(hidden[0])}, an invisible character",
-                                  "two texts that look the same would differ: delete it")
-            outside_code = text if label else _CODE_SPAN.sub("", text)
-            marker = _TEMPLATE.search(outside_code)
-            if marker:
-                yield doc.problem(pointer, f"'{field}' contains `{marker[0]}`, which opens template syntax",
-                                  "write it inside backticks (`{{ like this }}`) in a description; names cannot hold it")
-            if label and _ANGLE.search(text):
-                yield doc.problem(pointer, f"'{field}' contains `{_ANGLE.search(text)[0]}`",
-                                  "names and labels are plain text: write 'less than' or drop the bracket")
+            for message, tip in text_problems(_field(pointer), text):
+                yield doc.problem(pointer, message, tip)
 
 
 def _urls(catalog):
@@ -364,7 +382,7 @@ RESERVED_ANCHORS = frozenset({"sources", "matrix-sources", "choose", "needs", "b
 RESERVED_PREFIXES = ("col-", "need-", "choose-", "build-yourself-", "status-", "engine-")
 
 
-def _id_clash(kind: str, value: str, categories: set) -> str:
+def id_clash(kind: str, value: str, categories: set = frozenset()) -> str:
     """Why `value` cannot be the id of a `kind`, or ""."""
     if value in RESERVED_PAGES and kind in ("engine", "feature"):
         return f"'{value}' is the name of a hand-written page"
@@ -388,9 +406,151 @@ def ids_fit_the_site(catalog, today):
     for kind, record in records:
         for at, value in [(("id",), record.id), *((("former-ids", i), old) for i, old in
                                                   enumerate(getattr(record, "former_ids", [])))]:
-            why = _id_clash(kind, value, categories)
+            why = id_clash(kind, value, categories)
             if at[0] == "former-ids" and value == record.id:
                 why = "it is this record's own id, so its old page would redirect to itself"
             if why:
                 yield record.origin.problem(f"{kind} id '{value}' would break the site: {why}",
                                             "choose another id", at=at)
+
+
+# --- evidence ----------------------------------------------------------------------------
+
+@rule
+def statement_cites_a_source(catalog, today):
+    """Every statement cites at least one source, except a `not-researched` placeholder."""
+    for statement in catalog.statements():
+        if not statement.sources and statement.status != "not-researched":
+            yield statement.origin.problem("'sources' is empty", "cite at least one source id from data/sources.yml "
+                                           "that backs this statement", at=("sources",))
+
+
+@rule
+def unknown_says_where_searched(catalog, today):
+    """An `unknown` lists in `searched` where the project's own docs and code were searched, and only an unknown does."""
+    for statement in catalog.statements():
+        if statement.status == "unknown" and not statement.searched:
+            yield statement.origin.problem("status is unknown, but `searched` does not say where you looked",
+                                           "add `searched:` with the pages, files or searches of the project's own "
+                                           "docs and code that came up empty", at=("status",))
+        elif statement.searched and statement.status != "unknown":
+            yield statement.origin.problem(f"`searched` belongs to an unknown statement, not a {statement.status} one",
+                                           "remove `searched`, or set `status: unknown`", at=("searched",))
+
+
+@rule
+def not_supported_says_its_basis(catalog, today):
+    """A `not-supported` says its `basis` (stated-absent or exhaustive-list), and only a not-supported does."""
+    for statement in catalog.statements():
+        if statement.status == "not-supported" and not statement.basis:
+            yield statement.origin.problem("status is not-supported, but `basis` does not say why",
+                                           "add `basis: stated-absent` (the project says it does not do it) or "
+                                           "`basis: exhaustive-list` (its own list of what it supports leaves it "
+                                           "out); if neither holds, the status is unknown", at=("status",))
+        elif statement.basis and statement.status != "not-supported":
+            yield statement.origin.problem(f"`basis` belongs to a not-supported statement, not a {statement.status} one",
+                                           "remove `basis`", at=("basis",))
+
+
+@rule
+def claims_are_not_evidence(catalog, today):
+    """A statement whose only sources are claims (the original article) is `unknown`: a claim is not evidence."""
+    from macros.data.evidence import is_known, levels
+
+    level = levels(catalog)
+    for statement in catalog.statements():
+        if is_known(statement) and all(sid in catalog.sources for sid in statement.sources) \
+                and level[(statement.engine, statement.feature)] == "claim":
+            yield statement.origin.problem(f"status is {statement.status}, but every source is a claim",
+                                           "cite the project's docs, code or release notes, or set `status: unknown`",
+                                           at=("sources",))
+
+
+@rule
+def primary_source_is_a_page(catalog, today):
+    """A statement's only primary source is an exact page, not a bare site root."""
+    from macros.data.evidence import is_bare_root, source_level
+
+    for engine in catalog.engines.values():
+        for statement in engine.support.values():
+            primary = [catalog.sources[sid] for sid in statement.sources
+                       if sid in catalog.sources and source_level(catalog.sources[sid], engine) == "primary"]
+            if primary and all(is_bare_root(s.url) for s in primary):
+                yield statement.origin.problem(f"the only primary source, '{primary[0].id}', is a site's front page "
+                                               f"({primary[0].url})", "cite the exact page that says it",
+                                               at=("sources",))
+
+
+# --- the original article --------------------------------------------------------------
+
+@rule
+def seed_claims_hold(catalog, today):
+    """Each claim of the original article names real statements; one that differs cites the article and says so; the verdict fits."""
+    if not catalog.seed_claims:
+        return
+    source = catalog.sources.get(catalog.seed_source)
+    first = catalog.seed_claims[0].origin
+    if source is None or source.kind != "claim":
+        yield first.doc.problem(("source",), f"'{catalog.seed_source}' is not a source of kind `claim` in data/sources.yml",
+                                "name the article's source id")
+    for claim in catalog.seed_claims:
+        differing, unknown = [], []
+        for carrier in claim.carried_by:
+            statement = catalog.engines.get(carrier.engine, None)
+            statement = statement.support.get(carrier.feature) if statement else None
+            if statement is None:
+                yield carrier.origin.problem(f"no statement {carrier.engine}/{carrier.feature} to carry this claim",
+                                             "name an engine id and a feature id from the data")
+                continue
+            unknown += [statement] if statement.status == "unknown" else []
+            if statement.status not in carrier.implies:
+                differing.append(statement)
+                mentions = "original article" in statement.detail.lower()
+                if catalog.seed_source not in statement.sources or not mentions:
+                    yield statement.origin.problem(
+                        f"is {statement.status}, but the original article implies {' or '.join(carrier.implies)} "
+                        f"(claim '{claim.id}')", f"cite `{catalog.seed_source}` and say in `detail` what the original "
+                        "article says, so readers see the difference", at=("detail",))
+        fits = {"confirmed": not differing, "refined": bool(differing), "contradicted": bool(differing),
+                "unverified": bool(unknown)}
+        if not fits[claim.verdict]:
+            expected = "unverified" if unknown else ("refined or contradicted" if differing else "confirmed")
+            yield claim.origin.problem(f"verdict '{claim.verdict}' does not fit the statements that carry the claim",
+                                       f"they make it {expected}", at=("verdict",))
+
+
+# --- warnings: printed after the summary, exit 0 --------------------------------------------
+
+WARNINGS = []
+
+
+def warning(function):
+    WARNINGS.append(function)
+    return function
+
+
+def run_warnings(catalog: Catalog, today: dt.date, max_age: int) -> dict[str, list[Problem]]:
+    """Warning kind (its one-line description) -> what it found."""
+    found = {check.__doc__: list(check(catalog, today, max_age)) for check in WARNINGS}
+    return {kind: problems for kind, problems in found.items() if problems}
+
+
+@warning
+def not_researched(catalog, today, max_age):
+    """A `not-researched` cell: allowed while an engine is being filled in, counted so it is not forgotten."""
+    for statement in catalog.statements():
+        if statement.status == "not-researched":
+            yield statement.origin.problem("not researched yet", "research it: cite the project's docs, or write "
+                                           "`unknown` with `searched`", at=("status",))
+
+
+@warning
+def stale_statement(catalog, today, max_age):
+    """A statement checked longer ago than the allowed age (`--max-age`, default 180 days)."""
+    from macros.data.evidence import age_days
+
+    for statement in catalog.statements():
+        if statement.status != "not-researched" and age_days(statement.checked, today) > max_age:
+            yield statement.origin.problem(f"checked {statement.checked}, {age_days(statement.checked, today)} days ago "
+                                           f"(more than {max_age})", "read the sources again, update the statement "
+                                           "if needed, and set `checked` to today", at=("checked",))

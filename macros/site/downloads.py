@@ -12,7 +12,7 @@ import csv
 import io
 import json
 import subprocess
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 
 from macros.data.catalog import ROOT, SCHEMA_DIR
@@ -55,6 +55,11 @@ def _engine(catalog: Catalog, engine) -> dict:
     }
 
 
+def _source(source) -> dict:
+    # fields, not asdict: asdict would deep-copy the parsed document each record keeps as its origin
+    return {f.name: getattr(source, f.name) for f in fields(source) if f.name != "origin" and getattr(source, f.name) != ""}
+
+
 def catalog_json(catalog: Catalog, commit: str) -> dict:
     return {
         **stamp(catalog, commit),
@@ -64,7 +69,7 @@ def catalog_json(catalog: Catalog, commit: str) -> dict:
              "features": [{"id": f.id, "name": f.name, "description": f.description} for f in c.features]}
             for c in catalog.categories
         ],
-        "sources": [{k: v for k, v in asdict(s).items() if k != "origin" and v != ""} for s in catalog.sources.values()],
+        "sources": [_source(s) for s in catalog.sources.values()],
         "engines": [_engine(catalog, e) for e in catalog.engines.values()],
     }
 

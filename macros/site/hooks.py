@@ -123,8 +123,12 @@ def on_post_page(output, page, config):
 
 
 def on_nav(nav, config, files):
-    """Put each generated page under the section whose index page sits in the same folder."""
-    generated = [f for f in files.documentation_pages() if f.generated_by and f.page is not None]
+    """Put each generated engine and feature page under the section whose index page sits in
+    the same folder. Comparisons stay out of the sidebar: their number grows with the square
+    of the engines, and every page renders the sidebar. The compare index and the engine
+    pages link to them."""
+    generated = [f for f in files.documentation_pages()
+                 if f.generated_by and f.page is not None and not f.src_uri.startswith("compare/")]
     for section in nav.items:
         if not isinstance(section, Section) or not section.children:
             continue
@@ -146,7 +150,7 @@ def edit_target(src_uri: str) -> str:
         return "blob/data/features.yml"
     if folder == "compare" and stem != "index":
         return "tree/data/engines"
-    by_page = {"guide.md": "data/guide.yml", "sources.md": "data/sources.yml", "reference/seed.md": "data/sources.yml"}
+    by_page = {"guide.md": "data/guide.yml", "sources.md": "data/sources.yml", "reference/seed.md": "data/seed-claims.yml"}
     return f"blob/{by_page.get(src_uri, 'docs/' + src_uri)}"
 
 

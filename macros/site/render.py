@@ -179,5 +179,38 @@ def guide(catalog: Catalog, page_url: str) -> Markup:
                    gaps=guide_logic.build_yourself(catalog))
 
 
+# What each verdict of the original article's claims means: shown as a word and a symbol, never colour alone.
+VERDICTS = {
+    "confirmed": ("Confirmed", "\u2714", "The statements that carry the claim say what it says."),
+    "refined": ("Refined", "\u25D0", "True with limits or details the statements add."),
+    "contradicted": ("Contradicted", "\u2716", "A statement says otherwise."),
+    "unverified": ("Unverified", "?", "A statement the claim rests on is unknown: nothing documents it."),
+}
+
+
+def seed_text(catalog: Catalog, page_url: str) -> Markup:
+    """The original article, claim by claim, each marked with its verdict."""
+    from collections import Counter
+    from types import SimpleNamespace
+
+    verdicts = {v: SimpleNamespace(id=v, label=label, symbol=symbol, meaning=meaning)
+                for v, (label, symbol, meaning) in VERDICTS.items()}
+    paragraphs: list[list] = []
+    for claim in catalog.seed_claims:
+        if not paragraphs or paragraphs[-1][0].paragraph != claim.paragraph:
+            paragraphs.append([])
+        paragraphs[-1].append(claim)
+    counted = Counter(c.verdict for c in catalog.seed_claims)
+
+    def verdict_mark(verdict, short=False):
+        v = verdicts[verdict]
+        text = f'<span class="di-verdict__icon" aria-hidden="true">{v.symbol}</span>'
+        text += f'<span class="di-verdict__label">{v.label}</span>' if not short else ""
+        return Markup(f'<span class="di-verdict di-verdict--{v.id}" title="{v.label}: {v.meaning}">{text}</span>')
+
+    return _render("seed.html", catalog, page_url, claims=catalog.seed_claims, paragraphs=paragraphs,
+                   counts=[(v, counted[v]) for v in VERDICTS if counted[v]], verdicts=verdicts, verdict_mark=verdict_mark)
+
+
 def sources_list(catalog: Catalog, page_url: str) -> Markup:
     return _render("sources.html", catalog, page_url, citations=catalog.citations())

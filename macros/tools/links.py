@@ -25,13 +25,12 @@ _REDIRECT = re.compile(r'<meta http-equiv="refresh" content="\d+; url=([^"]+)"')
 
 
 def data_anchors(catalog: Catalog) -> set[str]:
-    """The anchors made from data ids: the ones worth promising."""
-    engines = list(catalog.engines)
+    """The anchors made from data ids that are worth promising: rows and sections. Cells
+    (`#<feature>--<engine>`) are kept on the site but not registered one by one: a new engine
+    would add a hundred lines to review, and every cell anchor follows from its row's."""
     features = [fid for f in catalog.features.values() for fid in (f.id, *f.former_ids)]
     anchors = set(features) | {c.id for c in catalog.categories} | set(catalog.sources)
-    anchors |= {f"{f}--{e}" for f in features for e in engines}
     anchors |= {f"need-{n.id}" for n in catalog.needs} | {n.id for n in catalog.needs}
-    anchors |= {f"col-{e}" for e in engines}
     return anchors
 
 
@@ -59,8 +58,13 @@ def resolves(site: Path, promise: str) -> bool:
     return html is not None and (not anchor or f'id="{anchor}"' in html)
 
 
+# The pages whose rows are promised one by one: the canonical place of each feature, source and
+# need. Other pages (an engine, a comparison) are promised as pages; their rows follow the matrix.
+ROW_PAGES = ("/matrix/", "/features/", "/sources/", "/guide/")
+
+
 def current_promises(catalog: Catalog, site: Path) -> set[str]:
-    """Every page of a built site, and every data anchor on it."""
+    """Every page of a built site, and every data anchor on the pages whose rows are promised."""
     wanted = data_anchors(catalog)
     found = set()
     for path in sorted(Path(site).rglob("index.html")):
@@ -70,7 +74,8 @@ def current_promises(catalog: Catalog, site: Path) -> set[str]:
         if _REDIRECT.search(html):
             continue
         found.add(url)
-        found |= {f"{url}#{anchor}" for anchor in _ID.findall(html) if anchor in wanted}
+        if url in ROW_PAGES:
+            found |= {f"{url}#{anchor}" for anchor in _ID.findall(html) if anchor in wanted}
     return found
 
 

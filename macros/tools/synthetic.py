@@ -46,15 +46,21 @@ def write_catalog(data_dir: Path, engines: int = 50, features: int = 300, per_ca
         lines = [header.format("engine").replace("schema/", "../schema/"), f"id: {eid}\n", f"name: Engine {eid}\n",
                  f"summary: A generated engine, {eid}, for the build benchmark.\n",
                  f"homepage: https://{eid}.example.org/\n", f"repository: https://{eid}.example.org/code/\n",
-                 "license: Apache-2.0\n", f"sources: [{eid}-docs]\n", "support:\n"]
+                 "license: Apache-2.0\n", f"official-urls: [https://{eid}.example.org/]\n", f"sources: [{eid}-docs]\n",
+                 "support:\n"]
         for fid in feature_ids:
             status = rng.choice(STATUSES)
             lines += [f"  {fid}:\n", f"    status: {status}\n"]
             if status not in ("unknown", "not-supported") and rng.random() < 0.4:
                 lines.append(f"    value: value {rng.randint(1, 99)}\n")
-            lines += [f"    detail: The [{eid} docs](https://{eid}.example.org/docs/) describe `{fid}` with *some* limits "
-                      f"that a careful reader should know about before relying on it.\n",
-                      f"    sources: [{eid}-docs, {eid}-readme]\n", f"    checked: {CHECKED}\n"]
+            lines.append(f"    detail: The [{eid} docs](https://{eid}.example.org/docs/) describe `{fid}` with *some* limits "
+                         f"that a careful reader should know about before relying on it.\n")
+            if status == "not-supported":
+                lines.append("    basis: exhaustive-list\n")
+            lines.append(f"    sources: [{eid}-docs, {eid}-readme]\n")
+            if status == "unknown":
+                lines.append(f"    searched: [https://{eid}.example.org/docs/]\n")
+            lines.append(f"    checked: {CHECKED}\n")
         (data_dir / "engines" / f"{eid}.yml").write_text("".join(lines), encoding="utf-8")
 
     lines = [header.format("guide"), "needs:\n"]
