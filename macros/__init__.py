@@ -20,10 +20,31 @@ def catalog_for(config):
     if "_catalog" not in config.__dict__:
         data_dir = Path(config["config_file_path"]).parent / "data"
         try:
-            config.__dict__["_catalog"] = build_catalog(data_dir, shown_from=data_dir.parent)
+            catalog = build_catalog(data_dir, shown_from=data_dir.parent)
         except DataError as error:
             raise PluginError(f"the data has problems (run `make check`):\n{error}") from None
+        catalog.__dict__["_site"] = site_settings(config)
+        config.__dict__["_catalog"] = catalog
     return config.__dict__["_catalog"]
+
+
+def site_settings(config) -> dict:
+    """What the renderers need to know of the site: its repository, its address, the day of the
+    commit (staleness is measured from it), how many engines get every pair pre-rendered."""
+    import datetime as dt
+
+    from macros.site.repository import repository
+
+    extra = config["extra"]
+    commit_day = extra.get("commit_date")
+    return {
+        "repository": repository(extra, os.environ).get("url", ""),
+        "host": repository(extra, os.environ).get("host", ""),
+        "branch": extra.get("edit_branch", "main"),
+        "site_url": config.get("site_url") or "",
+        "today": dt.date.fromisoformat(commit_day) if commit_day else None,
+        "every_pair_up_to": int((extra.get("pair_pages") or {}).get("every_pair_up_to", 12)),
+    }
 
 
 STASH = "<div data-di-stash=\"{}\"></div>"
@@ -69,7 +90,7 @@ def define_env(env):
         macro.__doc__ = function.__doc__
         return env.macro(macro)
 
-    for function in (render.catalog_table, render.key_differences, render.status_legend, render.matrix,
-                     render.compare, render.compare_index, render.feature_page, render.feature_index,
-                     render.engine_page, render.engine_index, render.guide, render.sources_list, render.seed_text):
+    for function in (render.home, render.status_legend, render.matrix, render.compare, render.compare_index,
+                     render.live_compare, render.feature_page, render.feature_index, render.engine_page,
+                     render.engine_index, render.guide, render.sources_list, render.seed_text, render.data_quality):
         one_line(function)

@@ -114,62 +114,148 @@ def test_one_page_of_each_template_loads_clean_and_offline(watched, base_url, na
     assert watched.problems == []
 
 
-def test_search_finds_a_feature_offline(watched, base_url):
+def test_search_finds_a_feature_offline(watched, base_url, catalog):
     page = watched.page
+    feature = next(iter(catalog.features.values()))
     page.goto(base_url, wait_until="networkidle")
     page.keyboard.press("/")  # Material's keyboard shortcut for search
-    page.keyboard.type("prefix caching", delay=20)
-    result = page.locator(".md-search-result__item").filter(has_text="Automatic prefix caching").first
-    result.wait_for(timeout=10000)
+    page.keyboard.type(feature.name, delay=10)
+    page.locator(".md-search-result__item").filter(has_text=feature.name).first.wait_for(timeout=10000)
     assert watched.problems == []
 
 
+# --- matrix ---------------------------------------------------------------------------------
+
 def matrix_rows(page):
-    return page.locator("tr[data-feature]:visible")
+    return page.locator(".di-scroll tr[data-feature]:visible")
 
 
-def test_matrix_filters_by_category_and_status(watched, base_url, catalog):
+def test_matrix_filters_by_category_and_by_what_one_engine_says(watched, base_url, catalog):
     page = watched.page
     page.goto(base_url + "matrix/")
     assert matrix_rows(page).count() == len(catalog.features)
     category = catalog.categories[1]
     page.select_option("[data-di-filter-category]", category.id)
     assert matrix_rows(page).count() == len(category.features)
+    assert f"category={category.id}" in page.url  # the filter is in the address, not the fragment
     page.select_option("[data-di-filter-category]", "")
-    page.select_option("[data-di-filter-status]", "via-plugin")
-    expected = {f for f in catalog.features if any(e.support[f].status == "via-plugin" for e in catalog.engines.values())}
+    engines = list(catalog.engines.values())
+    engine = next(e for e in engines if any(s.status == "unknown" for s in e.support.values()))
+    page.select_option("[data-di-filter-engine]", str(engines.index(engine) + 1))
+    page.select_option("[data-di-filter-status]", "unknown")
+    expected = {f for f, s in engine.support.items() if s.status == "unknown"}
     shown = {row.get_attribute("data-feature") for row in matrix_rows(page).all()}
     assert shown == expected and page.locator("[data-di-count]").inner_text() == f"{len(expected)} features shown"
+    page.click("[data-di-reset]")
+    page.wait_for_function("document.querySelectorAll('.di-scroll tr[data-feature]:not([hidden])').length > 0")
+    assert matrix_rows(page).count() == len(catalog.features)
 
 
-def test_matrix_sorts_by_a_column(watched, base_url, catalog):
+def test_matrix_sorts_a_column_by_status_and_resets(watched, base_url, catalog):
+    from macros.site.verdict import RANK
+
     page = watched.page
     page.goto(base_url + "matrix/")
-    category = max(catalog.categories, key=lambda c: len(c.features)).id
-    names = lambda: page.locator(f"tbody[data-category='{category}'] tr[data-feature] th").all_inner_texts()
-    page.click("button[data-di-sort='0']")
-    ascending = names()
-    assert ascending == sorted(ascending, key=str.lower)
-    page.click("button[data-di-sort='0']")
-    assert names() == ascending[::-1]
-    assert page.locator("th:has(button[data-di-sort='0'])").get_attribute("aria-sort") == "descending"
+    category = max(catalog.categories, key=lambda c: len(c.features))
+    engine = next(iter(catalog.engines.values()))
+    statuses = lambda: page.locator(f".di-scroll tbody[data-category='{category.id}'] tr[data-feature] td:nth-child(2)").evaluate_all(
+        "cells => cells.map(c => c.getAttribute('data-status'))")
+    original = statuses()
+    page.click(".di-scroll button[data-di-sort='1']")
+    ranks = [RANK.index(s) for s in statuses()]
+    assert ranks == sorted(ranks)
+    assert page.locator(".di-scroll th:has(button[data-di-sort='1'])").get_attribute("aria-sort") == "ascending"
+    assert sorted(statuses()) == sorted(original) == sorted(engine.support[f.id].status for f in category.features)
+    page.click("[data-di-reset]")
+    page.wait_for_function("document.querySelector('.di-scroll th:has(button[data-di-sort=\\'1\\'])').getAttribute('aria-sort') === 'none'")
+    assert statuses() == original
 
 
-def test_comparison_differences_only(watched, base_url, catalog):
-    page = watched.page
+def test_matrix_header_stays_in_view_while_scrolling(context, base_url):
+    page = context.new_page()
+    page.goto(base_url + "matrix/")
+    page.mouse.wheel(0, 2500)
+    page.wait_for_function("document.querySelector('.di-sticky-head').classList.contains('di-sticky-head--on')")
+    top = page.locator(".di-sticky-head").bounding_box()["y"]
+    assert 0 <= top < 120
+    assert page.evaluate("document.querySelector('.di-scroll').scrollHeight <= document.querySelector('.di-scroll').clientHeight + 1")  # no inner vertical scroll
+
+
+# --- comparison -----------------------------------------------------------------------------
+
+def first_pair(catalog):
     a, b = catalog.pairs()[0]
+    return a, b
+
+
+def test_comparison_differences_only_and_hide_undocumented(watched, base_url, catalog):
+    from macros.site.verdict import NOT_DOCUMENTED, differs
+
+    page = watched.page
+    a, b = first_pair(catalog)
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
     rows = page.locator("tr[data-differs]:visible")
     assert rows.count() == len(catalog.features)
     page.check("[data-di-diff-only]")
-    differing = [f for f in catalog.features if a.support[f].status != b.support[f].status]
-    assert rows.count() == len(differing)
+    differing = [f for f in catalog.features if differs(a.support[f], b.support[f])]
+    assert rows.count() == len(differing) and "diff=1" in page.url
     page.uncheck("[data-di-diff-only]")
-    assert rows.count() == len(catalog.features)
+    page.check("[data-di-hide-unknown]")
+    documented = [f for f in catalog.features if a.support[f].status not in NOT_DOCUMENTED
+                  and b.support[f].status not in NOT_DOCUMENTED]
+    assert rows.count() == len(documented)
+    page.goto(base_url + f"compare/{a.id}-vs-{b.id}/?diff=1&known=1&diff=<script>")  # state from the address, checked
+    assert page.is_checked("[data-di-diff-only]") and page.is_checked("[data-di-hide-unknown]")
+    assert watched.problems == []
 
+
+def test_a_cell_opens_its_detail_with_sources_and_wiki_snippets(context, base_url, catalog):
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    a, b = first_pair(catalog)
+    feature = next(iter(catalog.features.values()))
+    page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
+    cell = page.locator(f"td[id='{feature.id}--{b.id}'] details.di-cell")
+    cell.locator("summary").click()
+    assert cell.get_attribute("open") is not None and cell.locator(".di-ref").count() >= 1
+    cell.locator("button.di-snippet", has_text="Markdown").click()
+    snippet = page.evaluate("navigator.clipboard.readText()")
+    assert snippet.startswith("[") and f"#{feature.id}--{b.id})" in snippet and b.name.replace(".", "\\.") in snippet
+
+
+def test_copy_link_to_a_cell_and_the_target_is_marked(context, base_url, catalog):
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    a, b = first_pair(catalog)
+    feature = next(iter(catalog.features.values()))
+    page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
+    target = f"{feature.id}--{a.id}"
+    page.locator(f"td[id='{target}'] summary").click()
+    page.click(f"a.di-anchor[href='#{target}']")
+    assert page.evaluate("navigator.clipboard.readText()") == base_url + f"compare/{a.id}-vs-{b.id}/#{target}"
+    assert page.locator("[role=status]").filter(has_text="Link copied").count() == 1
+
+
+@pytest.mark.parametrize("url", ["matrix/#{f}", "compare/{a}-vs-{b}/#{f}--{b}"])
+def test_a_deep_link_lands_visibly(browser, base_url, catalog, url):
+    a, b = first_pair(catalog)
+    feature = list(catalog.features)[len(catalog.features) // 2]
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.goto(base_url + url.format(a=a.id, b=b.id, f=feature), wait_until="networkidle")
+    target = page.locator(":target")
+    style = target.evaluate("e => getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).backgroundColor")
+    assert style.startswith("solid") and "rgba(0, 0, 0, 0)" not in style
+    box = target.bounding_box()
+    assert 0 <= box["y"] < 900  # in view
+    if "compare" in url:
+        assert target.locator("details").get_attribute("open") is not None  # the detail opened by itself
+    page.close()
+
+
+# --- guide ----------------------------------------------------------------------------------
 
 def need_sets(catalog):
-    """One need, two needs, and the two needs no single engine meets together, when there are such."""
+    """One need, two needs, and two needs no single engine meets together, when there are such."""
     ids = [n.id for n in catalog.needs]
     sets = [(ids[0],), (ids[-1],), tuple(ids[:2])]
     clash = next(((x, y) for x in ids for y in ids if x < y and not guide_logic.fitting_engines(catalog, (x, y))), None)
@@ -178,6 +264,8 @@ def need_sets(catalog):
 
 @pytest.mark.parametrize("index", range(4))
 def test_guide_answers_match_the_data(watched, base_url, catalog, index):
+    from macros.site.verdict import researched
+
     sets = need_sets(catalog)
     if index >= len(sets):
         pytest.skip("every pair of needs is met by some engine")
@@ -188,11 +276,14 @@ def test_guide_answers_match_the_data(watched, base_url, catalog, index):
         page.check(f"input[name=need][value='{need}']")
     fits = {item.get_attribute("data-engine"): item.get_attribute("data-fits") == "true"
             for item in page.locator("[data-di-results] li[data-engine]").all()}
-    expected = set(guide_logic.fitting_engines(catalog, needs))
-    assert {e for e, ok in fits.items() if ok} == expected and set(fits) == set(catalog.engines)
+    expected = set(guide_logic.fitting_engines(catalog, needs)) & {e.id for e in researched(catalog)}
+    assert {e for e, ok in fits.items() if ok} == expected and set(fits) == {e.id for e in researched(catalog)}
     for engine, ok in fits.items():
         if not ok:
             assert "lacks" in page.locator(f"[data-di-results] li[data-engine='{engine}']").inner_text()
+    assert f"needs={','.join(needs)}".replace(",", "%2C") in page.url
+    page.goto(page.url)  # the address brings the selection back
+    assert [box.get_attribute("value") for box in page.locator("input[name=need]:checked").all()] == list(needs)
 
 
 def test_light_dark_switch(watched, base_url):
@@ -204,16 +295,6 @@ def test_light_dark_switch(watched, base_url):
     assert scheme() == "slate"
     page.goto(base_url + "guide/")  # the choice follows the reader
     assert scheme() == "slate"
-
-
-def test_copy_link_to_a_cell(context, base_url, catalog):
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    page.goto(base_url + "matrix/")
-    cell = f"{next(iter(catalog.features))}--{next(iter(catalog.engines))}"
-    page.click(f"a.di-anchor[href='#{cell}']")
-    assert page.evaluate("navigator.clipboard.readText()") == base_url + f"matrix/#{cell}"
-    assert page.locator("[role=status]").filter(has_text="Link copied").count() == 1
 
 
 def focus_by_tab(page, selector, limit=400):
@@ -231,23 +312,73 @@ def test_controls_work_with_the_keyboard(watched, base_url, catalog):
     focus_by_tab(page, "[data-di-filter-category]")
     page.keyboard.press("ArrowDown")  # the first category
     assert matrix_rows(page).count() == len(catalog.categories[0].features)
-    focus_by_tab(page, "button[data-di-sort='1']")
+    focus_by_tab(page, ".di-scroll button[data-di-sort='1']")
     page.keyboard.press("Enter")
-    assert page.locator("th:has(button[data-di-sort='1'])").get_attribute("aria-sort") == "ascending"
+    assert page.locator(".di-scroll th:has(button[data-di-sort='1'])").get_attribute("aria-sort") == "ascending"
 
-    a, b = catalog.pairs()[0]
+    a, b = first_pair(catalog)
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
     focus_by_tab(page, "[data-di-diff-only]")
     page.keyboard.press("Space")
     assert page.locator("tr[data-differs='false']:visible").count() == 0
+    focus_by_tab(page, "details.di-cell > summary")
+    page.keyboard.press("Enter")
+    assert page.locator("details.di-cell[open]").count() == 1
 
     need = catalog.needs[0].id
     page.goto(base_url + "guide/")
     focus_by_tab(page, f"input[value='{need}']")
     page.keyboard.press("Space")
-    fits = [f"{catalog.engines[e].name}: fits" for e in guide_logic.fitting_engines(catalog, (need,))]
-    assert page.locator("[data-di-results] li[data-fits='true']").all_inner_texts() == fits
+    fits = {catalog.engines[e].name for e in guide_logic.fitting_engines(catalog, (need,))}
+    shown = {text.split(":")[0] for text in page.locator("[data-di-results] li[data-fits='true'] > strong").all_inner_texts()}
+    assert shown <= fits and shown
     assert watched.problems == []
+
+
+# --- the first screen, phones, and both schemes ---------------------------------------------
+
+SIZES = [(1440, 900), (360, 740)]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", SIZES)
+def test_decision_first_on_every_size_and_scheme(browser, base_url, catalog, width, height, scheme):
+    a, b = first_pair(catalog)
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    page = context.new_page()
+    # a verdict in the first screen of home and compare
+    for url, selector in (("", "#what-do-you-need"), (f"compare/{a.id}-vs-{b.id}/", "#verdict")):
+        page.goto(base_url + url, wait_until="networkidle")
+        assert page.locator(selector).bounding_box()["y"] < height, (url, width)
+    if width >= 1440:  # ... and the first category too, on a desktop
+        first = page.locator(f"#{catalog.categories[0].id}").bounding_box()
+        assert first["y"] < height
+    # no page wider than the screen
+    for url in AUDITED.values():
+        page.goto(base_url + url, wait_until="networkidle")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, url
+    # the guide's answer in view after ticking a need
+    page.goto(base_url + "guide/", wait_until="networkidle")
+    box = page.locator(f"input[name=need][value='{catalog.needs[-1].id}']")
+    box.scroll_into_view_if_needed()
+    box.check()
+    result = page.locator("[data-di-results] .di-fits").bounding_box()
+    assert result and result["y"] < height and result["y"] + 10 > 0
+    context.close()
+
+
+@pytest.mark.parametrize("width,limit", [(1440, 48), (360, None)])
+def test_compact_comparison_rows(browser, base_url, catalog, width, limit):
+    a, b = first_pair(catalog)
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto(base_url + f"compare/{a.id}-vs-{b.id}/", wait_until="networkidle")
+    heights = sorted(page.locator("tr[data-differs]").evaluate_all("rows => rows.map(r => r.getBoundingClientRect().height)"))
+    median = heights[len(heights) // 2]
+    if limit is None:  # two lines on a phone
+        line = page.locator("tr[data-differs] th").first.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+        limit = 2 * line + 16
+    assert median <= limit
+    page.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -267,13 +398,13 @@ def test_no_accessibility_violation(browser, base_url, name, scheme):
     assert violations == []
 
 
-@pytest.mark.parametrize("width,label", [(1280, "desktop"), (390, "phone")])
-def test_screenshots_for_review(browser, base_url, width, label):
+@pytest.mark.parametrize("width,height,label", [(1440, 900, "desktop"), (360, 740, "phone")])
+def test_screenshots_for_review(browser, base_url, width, height, label):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(viewport={"width": width, "height": 900})
+    context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    for name, url in AUDITED.items():
-        page.goto(base_url + url, wait_until="networkidle")
+    for name in ("home", "compare", "matrix", "guide", "feature", "engine"):
+        page.goto(base_url + AUDITED[name], wait_until="networkidle")
         path = SCREENSHOTS / f"{name}-{label}.png"
         page.screenshot(path=str(path), full_page=False)
         assert path.stat().st_size > 5000

@@ -78,7 +78,7 @@ hostile = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=4), min_size=1,
 
 # Record fields that hold ids, dates, URLs or vocabulary, not free text.
 NOT_TEXT = {"id", "engine", "feature", "category", "status", "checked", "url", "page", "kind", "file_stem",
-            "homepage", "repository", "match", "icon"}
+            "homepage", "repository", "match", "icon", "basis", "verdict", "commit"}
 
 
 def text_fields(catalog):
@@ -99,14 +99,14 @@ def every_render(catalog) -> dict[str, str]:
     a, b = sorted(catalog.engines)
     fid = next(iter(catalog.features))
     return {
-        "catalog_table": render.catalog_table(catalog, ""), "legend": render.status_legend(catalog, "matrix/"),
-        "key_differences": render.key_differences(catalog, "", a, b), "matrix": render.matrix(catalog, "matrix/"),
-        "compare": render.compare(catalog, f"compare/{a}-vs-{b}/", a, b),
-        "compare_index": render.compare_index(catalog, "compare/"),
+        "home": render.home(catalog, ""), "legend": render.status_legend(catalog, "matrix/"),
+        "matrix": render.matrix(catalog, "matrix/"), "compare": render.compare(catalog, f"compare/{a}-vs-{b}/", a, b),
+        "compare_index": render.compare_index(catalog, "compare/"), "live": render.live_compare(catalog, "compare/live/"),
         "feature": render.feature_page(catalog, f"features/{fid}/", fid),
         "feature_index": render.feature_index(catalog, "features/"),
         "engine": render.engine_page(catalog, f"engines/{a}/", a), "engine_index": render.engine_index(catalog, "engines/"),
         "guide": render.guide(catalog, "guide/"), "sources": render.sources_list(catalog, "sources/"),
+        "quality": render.data_quality(catalog, "quality/"), "seed": render.seed_text(catalog, "reference/seed/"),
     }
 
 

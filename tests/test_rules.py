@@ -234,6 +234,12 @@ def test_a_checked_date_is_in_the_future_only_past_today_anywhere_on_earth():
     assert latest_today_on_earth(dt.datetime(2026, 11, 29, 10, 0, tzinfo=utc)) == dt.date(2026, 11, 30)
 
 
+def test_a_featured_comparison_with_an_engine_that_does_not_exist(data):
+    data.replace("engines/alpha.yml", "sources: [alpha-docs]\nsupport:", "featured-comparisons: [betta]\nsources: [alpha-docs]\nsupport:")
+    problem = only(data.problems(), "featured comparison with 'betta'")
+    assert problem.path == "engines/alpha.yml" and "beta" in problem.tip
+
+
 # Each rule, and the test above that shows it firing on a bad fixture.
 RULE_TESTS = {
     "engine_id_matches_file": test_engine_id_matches_file,
@@ -251,6 +257,7 @@ RULE_TESTS = {
     "guide_features_exist": test_guide_names_unknown_feature,
     "canonical_order": test_keys_out_of_canonical_order,
     "statement_cites_a_source": test_statement_without_sources,
+    "featured_comparisons_exist": test_a_featured_comparison_with_an_engine_that_does_not_exist,
     "unknown_says_where_searched": test_unknown_without_where_it_was_searched,
     "not_supported_says_its_basis": test_not_supported_without_its_basis,
     "claims_are_not_evidence": test_a_claim_alone_is_not_evidence,

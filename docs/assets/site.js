@@ -1,36 +1,74 @@
-// Progressive enhancement for the data tables. Without JavaScript every row shows.
+// Progressive enhancement for the data pages. Without JavaScript every row shows, every
+// detail opens on click, and the guide's static table stays. Text that comes from the data or
+// the address is only ever written with textContent, never as HTML.
 (function () {
   "use strict";
 
   function each(root, selector, fn) { Array.prototype.forEach.call(root.querySelectorAll(selector), fn); }
+  function el(tag, text, className) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) { node.textContent = text; }
+    if (className) { node.className = className; }
+    return node;
+  }
 
-  function statusOf(cell) { return cell.getAttribute("data-status") || ""; }
+  // --- State in the query string (never the fragment: it belongs to promised anchors) ------
+  function params() { return new URLSearchParams(window.location.search); }
+  function setParams(update) {
+    var p = params();
+    Object.keys(update).forEach(function (key) {
+      if (update[key] === null || update[key] === "" || update[key] === false) { p.delete(key); } else { p.set(key, update[key]); }
+    });
+    var query = p.toString();
+    history.replaceState(null, "", window.location.pathname + (query ? "?" + query : "") + window.location.hash);
+  }
+  // Only values that exist on the page are accepted from the address.
+  function known(value, allowed) { return allowed.indexOf(value) >= 0 ? value : ""; }
 
-  // --- Feature matrix: filter by category and status, sort by any column -----------
+  // Status order, best first, for sorting: the same order as macros/site/verdict.py RANK.
+  var RANK = ["supported", "documented", "partial", "via-plugin", "experimental", "not-supported", "unknown", "not-researched"];
+
+  // --- Feature matrix ---------------------------------------------------------------------
   function setUpMatrix(matrix) {
-    var controls = matrix.querySelector("[data-di-controls]");
     var category = matrix.querySelector("[data-di-filter-category]");
+    var engine = matrix.querySelector("[data-di-filter-engine]");
     var status = matrix.querySelector("[data-di-filter-status]");
     var count = matrix.querySelector("[data-di-count]");
-    var table = matrix.querySelector("table");
+    var form = matrix.querySelector("form");
+    var scroll = matrix.querySelector("[data-di-scroll]");
+    var table = scroll.querySelector("table");
+    var optionValues = function (select) { return Array.prototype.map.call(select.options, function (o) { return o.value; }); };
+
+    var p = params();
+    category.value = known(p.get("category") || "", optionValues(category));
+    engine.value = known(p.get("engine") || "", optionValues(engine));
+    status.value = known(p.get("status") || "", optionValues(status));
+
+    function cellMatches(row) {
+      if (!status.value) { return true; }
+      var cells = row.querySelectorAll("td");
+      if (engine.value) { var cell = cells[Number(engine.value) - 1]; return !!cell && cell.getAttribute("data-status") === status.value; }
+      return Array.prototype.some.call(cells, function (td) { return td.getAttribute("data-status") === status.value; });
+    }
 
     function apply() {
       var shown = 0;
       each(table, "tbody", function (group) {
-        var groupVisible = 0;
+        var visible = 0;
         var inCategory = !category.value || group.getAttribute("data-category") === category.value;
         each(group, "tr[data-feature]", function (row) {
-          var matches = inCategory && (!status.value ||
-            Array.prototype.some.call(row.querySelectorAll("td"), function (td) { return statusOf(td) === status.value; }));
-          row.hidden = !matches;
-          if (matches) { groupVisible += 1; }
+          var ok = inCategory && cellMatches(row);
+          row.hidden = !ok;
+          if (ok) { visible += 1; }
         });
-        group.hidden = groupVisible === 0;
-        shown += groupVisible;
+        group.hidden = visible === 0;
+        shown += visible;
       });
       count.textContent = shown + " features shown";
+      setParams({category: category.value, engine: engine.value, status: status.value});
     }
 
+    var original = null;
     function sortBy(column, header) {
       var ascending = header.getAttribute("aria-sort") !== "ascending";
       each(table, "thead th", function (th) { th.setAttribute("aria-sort", "none"); });
@@ -38,70 +76,153 @@
       each(table, "tbody", function (group) {
         var rows = Array.prototype.slice.call(group.querySelectorAll("tr[data-feature]"));
         rows.sort(function (a, b) {
-          var x = a.children[column].textContent.trim().toLowerCase();
-          var y = b.children[column].textContent.trim().toLowerCase();
+          var x, y;
+          if (column === 0) {
+            x = a.children[0].textContent.trim().toLowerCase(); y = b.children[0].textContent.trim().toLowerCase();
+          } else {
+            x = RANK.indexOf(a.children[column].getAttribute("data-status"));
+            y = RANK.indexOf(b.children[column].getAttribute("data-status"));
+          }
           return (x < y ? -1 : x > y ? 1 : 0) * (ascending ? 1 : -1);
         });
         rows.forEach(function (row) { group.appendChild(row); });
       });
     }
-
-    category.addEventListener("change", apply);
-    status.addEventListener("change", apply);
-    each(table, "[data-di-sort]", function (button) {
-      button.addEventListener("click", function () {
-        sortBy(Number(button.getAttribute("data-di-sort")), button.parentNode);
-      });
-    });
-    apply();
-  }
-
-  // --- Comparison: show differences only ------------------------------------------
-  function setUpCompare(compare) {
-    var controls = compare.querySelector("[data-di-controls]");
-    var box = compare.querySelector("[data-di-diff-only]");
-    var count = compare.querySelector("[data-di-count]");
-    var differing = compare.querySelectorAll("tr[data-differs='true']").length;
-    each(compare, ".di-compare-category", function (section) {
-      if (!section.querySelector("tr[data-differs='true']")) { section.classList.add("di-all-same"); }
-    });
-    function apply() {
-      compare.classList.toggle("di-diff-only", box.checked);
-      count.textContent = differing + " of " + compare.querySelectorAll("tr[data-differs]").length + " features differ";
+    function resetOrder() {
+      each(table, "thead th", function (th) { th.setAttribute("aria-sort", "none"); });
+      original.forEach(function (pair) { pair[0].appendChild(pair[1]); });
     }
-    box.addEventListener("change", apply);
+    original = Array.prototype.map.call(table.querySelectorAll("tr[data-feature]"), function (row) { return [row.parentNode, row]; });
+
+    [category, engine, status].forEach(function (select) { select.addEventListener("change", apply); });
+    form.addEventListener("reset", function () { setTimeout(function () { resetOrder(); apply(); }, 0); });
+    each(table, "[data-di-sort]", function (button) {
+      button.addEventListener("click", function () { sortBy(Number(button.getAttribute("data-di-sort")), button.parentNode); });
+    });
+    keepHeaderInView(matrix, scroll, table);
+    // On a phone the rows become cards: each cell is labelled with its engine.
+    var names = Array.prototype.map.call(table.tHead.rows[0].cells, function (c) { return c.textContent.trim(); });
+    each(table, "tr[data-feature]", function (row) {
+      Array.prototype.forEach.call(row.cells, function (cell, i) { if (i) { cell.setAttribute("data-label", names[i]); } });
+    });
     apply();
   }
 
-  // --- Decision guide: combine the precomputed verdicts for the ticked needs ---------
+  // The matrix scrolls sideways in its own box; its header row is copied into a bar that sticks
+  // to the top of the window and follows the box's horizontal scroll. No inner vertical scroll.
+  function keepHeaderInView(matrix, scroll, table) {
+    var bar = el("div", null, "di-sticky-head");
+    bar.setAttribute("aria-hidden", "true");
+    var clone = el("table", null, table.className);
+    var head = null;
+    function copyHead() {
+      if (head) { head.remove(); }
+      head = table.tHead.cloneNode(true);
+      each(head, "[id]", function (node) { node.removeAttribute("id"); });
+      each(head, "[aria-sort]", function (node) { node.setAttribute("data-sort", node.getAttribute("aria-sort")); node.removeAttribute("aria-sort"); });
+      each(head, "button", function (button) { button.tabIndex = -1; button.removeAttribute("data-di-sort"); button.setAttribute("data-di-proxy", ""); });
+      clone.appendChild(head);
+    }
+    copyHead();
+    bar.appendChild(clone);
+    scroll.parentNode.insertBefore(bar, scroll);
+    new MutationObserver(function () { copyHead(); sync(); }).observe(table.tHead, {attributes: true, subtree: true, attributeFilter: ["aria-sort"]});
+    function sync() {
+      clone.style.width = table.offsetWidth + "px";
+      var widths = Array.prototype.map.call(table.tHead.rows[0].cells, function (c) { return c.getBoundingClientRect().width; });
+      Array.prototype.forEach.call(head.rows[0].cells, function (c, i) { c.style.width = widths[i] + "px"; c.style.minWidth = widths[i] + "px"; });
+      bar.scrollLeft = scroll.scrollLeft;
+      var box = table.getBoundingClientRect();
+      bar.classList.toggle("di-sticky-head--on", box.top < 0 && box.bottom > 40);
+    }
+    scroll.addEventListener("scroll", function () { bar.scrollLeft = scroll.scrollLeft; });
+    bar.addEventListener("click", function (event) {
+      var cell = event.target.closest("th");
+      if (cell) { table.tHead.rows[0].cells[cell.cellIndex].querySelector("button").click(); }
+    });
+    window.addEventListener("scroll", sync, {passive: true});
+    window.addEventListener("resize", sync);
+    sync();
+  }
+
+  // --- Comparison ---------------------------------------------------------------------------
+  function setUpCompare(compare) {
+    var diffOnly = compare.querySelector("[data-di-diff-only]");
+    var hideUnknown = compare.querySelector("[data-di-hide-unknown]");
+    var jump = compare.querySelector("[data-di-jump]");
+    var count = compare.querySelector("[data-di-count]");
+    var rows = compare.querySelectorAll("tr[data-differs]");
+    var p = params();
+    diffOnly.checked = p.get("diff") === "1";
+    hideUnknown.checked = p.get("known") === "1";
+    function apply() {
+      var shown = 0;
+      Array.prototype.forEach.call(rows, function (row) {
+        var hide = (diffOnly.checked && row.getAttribute("data-differs") !== "true") ||
+                   (hideUnknown.checked && row.getAttribute("data-unknown") === "true");
+        row.hidden = hide;
+        if (!hide) { shown += 1; }
+      });
+      each(compare, ".di-compare-category", function (section) {
+        section.hidden = !section.querySelector("tr[data-differs]:not([hidden])");
+      });
+      var differing = compare.querySelectorAll("tr[data-differs='true']").length;
+      count.textContent = shown + " of " + rows.length + " features shown; " + differing + " differ";
+      setParams({diff: diffOnly.checked ? "1" : null, known: hideUnknown.checked ? "1" : null});
+    }
+    diffOnly.addEventListener("change", apply);
+    hideUnknown.addEventListener("change", apply);
+    jump.addEventListener("change", function () {
+      var target = jump.value && document.getElementById(jump.value);
+      if (target) { target.scrollIntoView({block: "start"}); target.setAttribute("tabindex", "-1"); target.focus({preventScroll: true}); }
+      jump.value = "";
+    });
+    apply();
+  }
+
+  // --- Decision guide: result in view, selection in the address --------------------------
   function setUpGuide(guide) {
     var data = JSON.parse(document.getElementById("di-guide-data").textContent);
-    var form = guide.querySelector("[data-di-controls]");
+    var form = guide.querySelector("[data-di-needs]");
     var results = guide.querySelector("[data-di-results]");
-
-    function text(tag, content) { var el = document.createElement(tag); el.textContent = content; return el; }
+    var root = guide.getAttribute("data-root") || "../";
+    var needIds = Object.keys(data.verdicts);
+    var wanted = (params().get("needs") || "").split(",").filter(function (id) { return needIds.indexOf(id) >= 0; });
+    each(form, "input[name=need]", function (box) { box.checked = wanted.indexOf(box.value) >= 0; });
 
     function update() {
       var ticked = Array.prototype.map.call(form.querySelectorAll("input[name=need]:checked"), function (i) { return i.value; });
+      setParams({needs: ticked.join(",")});
       results.textContent = "";
       if (!ticked.length) {
-        results.appendChild(text("p", "Tick one or more needs to see which engines fit."));
+        results.appendChild(el("p", "Tick one or more needs to see which engines fit. The selection goes into the address, so you can paste it into a wiki."));
         return;
       }
-      var list = document.createElement("ul");
-      Object.keys(data.engines).forEach(function (engine) {
+      var engines = Object.keys(data.engines).map(function (engine) {
         var missed = ticked.filter(function (need) { return !data.verdicts[need][engine].met; });
-        var item = document.createElement("li");
-        item.setAttribute("data-engine", engine);
-        item.setAttribute("data-fits", missed.length ? "false" : "true");
-        item.appendChild(text("strong", data.engines[engine] + ": " + (missed.length ? "does not fit" : "fits")));
-        if (missed.length) {
-          var reasons = document.createElement("ul");
-          missed.forEach(function (need) {
-            var lacking = data.verdicts[need][engine].checks.filter(function (c) { return !c[2]; }).map(function (c) {
-              return data.features[c[0]] + " (" + data.statuses[c[1]] + ")";
+        return {id: engine, missed: missed, met: ticked.length - missed.length};
+      });
+      engines.sort(function (a, b) { return b.met - a.met; });
+      results.appendChild(el("h2", "Which engines fit", "di-results__title"));
+      var list = el("ul", null, "di-fits");
+      engines.forEach(function (engine) {
+        var item = el("li");
+        item.setAttribute("data-engine", engine.id);
+        item.setAttribute("data-fits", engine.missed.length ? "false" : "true");
+        var head = el("strong", data.engines[engine.id] + ": " + (engine.missed.length ? "meets " + engine.met + " of " + ticked.length : "fits"));
+        item.appendChild(head);
+        if (engine.missed.length) {
+          var reasons = el("ul");
+          engine.missed.forEach(function (need) {
+            var line = el("li", data.needs[need] + ": lacks ");
+            data.verdicts[need][engine.id].checks.filter(function (c) { return !c[2]; }).forEach(function (c, i) {
+              if (i) { line.appendChild(document.createTextNode(", ")); }
+              var link = el("a", data.features[c[0]]);
+              link.href = root + "features/" + c[0] + "/#" + c[0] + "--" + engine.id;
+              line.appendChild(link);
+              line.appendChild(el("span", " (" + data.statuses[c[1]] + ")", "di-st di-st--" + c[1]));
             });
-            reasons.appendChild(text("li", data.needs[need] + ": lacks " + lacking.join(", ")));
+            reasons.appendChild(line);
           });
           item.appendChild(reasons);
         }
@@ -113,23 +234,169 @@
     update();
   }
 
-  // --- Copy a link to a row or cell -----------------------------------------------
-  function setUpCopyLinks() {
-    each(document, "a.di-anchor", function (anchor) {
-      anchor.addEventListener("click", function (event) {
-        if (!navigator.clipboard) { return; }
-        event.preventDefault();
-        var url = anchor.href;
-        history.replaceState(null, "", anchor.getAttribute("href"));
-        navigator.clipboard.writeText(url).then(function () {
-          var note = document.createElement("span");
-          note.className = "di-copied";
-          note.setAttribute("role", "status");
-          note.textContent = "Link copied";
-          anchor.after(note);
-          setTimeout(function () { note.remove(); }, 1500);
-        }, function () { window.location.hash = anchor.getAttribute("href"); });
+  // --- Cells: wiki snippets and "report a problem", built from the page's own headers ------
+  function cellContext(details) {
+    var cell = details.closest("td");
+    var row = details.closest("tr");
+    var table = details.closest("table");
+    var header = row && row.querySelector("th");
+    var columnHead = table && table.tHead ? table.tHead.rows[0].cells[cell.cellIndex] : null;
+    var feature = header ? header.textContent.replace(/#$/, "").replace(/differs$/, "").trim() : "";
+    var engine = cell ? (cell.getAttribute("data-label") || (columnHead ? columnHead.textContent.trim() : "")) : "";
+    if (table && table.classList.contains("di-feature-table")) { engine = header.textContent.trim(); feature = document.querySelector("h1").textContent.trim(); }
+    var badge = details.querySelector("summary .di-st");
+    var value = details.querySelector("summary .di-value");
+    var anchor = details.querySelector(".di-anchor");
+    return {engine: engine, feature: feature, status: badge ? badge.textContent : "",
+            value: value ? value.textContent : "", url: anchor ? anchor.href : window.location.href};
+  }
+
+  // Each markup's own escaping: the text is data, and must stay text in the wiki too.
+  var SNIPPETS = {
+    "Markdown": function (c) {
+      var text = (c.engine + ", " + c.feature + ": " + c.status + (c.value ? " (" + c.value + ")" : "")).replace(/([\\`*_{}\[\]()#+\-.!|<>])/g, "\\$1");
+      return "[" + text + "](" + c.url.replace(/[()\s]/g, encodeURIComponent) + ")";
+    },
+    "Confluence": function (c) {
+      var text = (c.engine + ", " + c.feature + ": " + c.status + (c.value ? " (" + c.value + ")" : "")).replace(/([\\\[\]{}|*_+\-^~?!#])/g, "\\$1");
+      return "[" + text + "|" + c.url.replace(/[\[\]|\s]/g, encodeURIComponent) + "]";
+    },
+    "MediaWiki": function (c) {
+      var text = (c.engine + ", " + c.feature + ": " + c.status + (c.value ? " (" + c.value + ")" : ""))
+        .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\[/g, "&#91;").replace(/\]/g, "&#93;")
+        .replace(/\|/g, "&#124;").replace(/\{/g, "&#123;").replace(/\}/g, "&#125;").replace(/'/g, "&#39;");
+      return "[" + c.url.replace(/[\[\]\s|]/g, encodeURIComponent) + " " + text + "]";
+    }
+  };
+
+  function reportUrl(container, c) {
+    var repo = container.getAttribute("data-repo");
+    if (!repo) { return ""; }
+    var title = c.engine + " / " + c.feature + ": ";
+    if (container.getAttribute("data-repo-host") === "gitlab") {
+      return repo + "/-/issues/new?" + new URLSearchParams({"issue[title]": title, "issue[description]": "Cell: " + c.url}).toString();
+    }
+    return repo + "/issues/new?" + new URLSearchParams({template: "wrong-cell.yml", title: title, link: c.url}).toString();
+  }
+
+  function setUpCells(container) {
+    container.addEventListener("toggle", function (event) {
+      var details = event.target;
+      if (!details.matches || !details.matches("details.di-cell") || !details.open || details.hasAttribute("data-di-ready")) { return; }
+      details.setAttribute("data-di-ready", "");
+      var c = cellContext(details);
+      var meta = details.querySelector(".di-meta");
+      var report = reportUrl(container, c);
+      if (report) {
+        meta.appendChild(document.createTextNode(" · "));
+        var link = el("a", "Report a problem", "di-report");
+        link.href = report;
+        meta.appendChild(link);
+      }
+      meta.appendChild(document.createTextNode(" · Copy for "));
+      Object.keys(SNIPPETS).forEach(function (name, i) {
+        if (i) { meta.appendChild(document.createTextNode(", ")); }
+        var button = el("button", name, "di-snippet");
+        button.type = "button";
+        button.addEventListener("click", function () {
+          var text = SNIPPETS[name](c);
+          if (navigator.clipboard) { navigator.clipboard.writeText(text).then(function () { flash(button, "Copied"); }); }
+          button.setAttribute("data-snippet", text);
+        });
+        meta.appendChild(button);
       });
+    }, true);
+  }
+
+  function flash(after, message) {
+    var note = el("span", message, "di-copied");
+    note.setAttribute("role", "status");
+    after.after(note);
+    setTimeout(function () { note.remove(); }, 1500);
+  }
+
+  // --- Deep links land visibly: open the detail that holds the target, and mark it --------
+  function showTarget() {
+    var id = decodeURIComponent(window.location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) { return; }
+    var details = target.querySelector("details.di-cell") || target.closest("details");
+    if (details) { details.open = true; }
+    each(document, ".di-targeted", function (node) { node.classList.remove("di-targeted"); });
+    target.classList.add("di-targeted");
+    var row = target.closest("tr");
+    if (row && row !== target) { row.classList.add("di-targeted"); }
+  }
+
+  // --- Copy a link to a row or cell ---------------------------------------------------------
+  function setUpCopyLinks() {
+    document.addEventListener("click", function (event) {
+      var anchor = event.target.closest && event.target.closest("a.di-anchor");
+      if (!anchor || !navigator.clipboard) { return; }
+      event.preventDefault();
+      history.replaceState(null, "", anchor.getAttribute("href"));
+      showTarget();
+      navigator.clipboard.writeText(anchor.href).then(function () { flash(anchor, "Link copied"); },
+        function () { window.location.hash = anchor.getAttribute("href"); });
+    });
+  }
+
+  // --- Compare index: pick any two engines ----------------------------------------------------
+  function setUpPicker(form) {
+    form.addEventListener("submit", function (event) {
+      var a = form.elements.a.value, b = form.elements.b.value;
+      event.preventDefault();
+      if (a === b) { return; }
+      var pair = [a, b].sort();
+      window.location.href = form.getAttribute("action").replace(/live\/$/, "") + pair[0] + "-vs-" + pair[1] + "/";
+    });
+  }
+
+  // --- A comparison of any two engines, drawn from the published JSON -------------------------
+  function setUpLive(box) {
+    var status = box.querySelector("[data-di-live-status]");
+    var root = box.getAttribute("data-root");
+    fetch(box.getAttribute("data-catalog")).then(function (r) { return r.json(); }).then(function (catalog) {
+      var byId = {};
+      catalog.engines.forEach(function (e) { byId[e.id] = e; });
+      var p = params();
+      var a = byId[p.get("a")], b = byId[p.get("b")];
+      if (!a || !b || a === b) {
+        status.textContent = "Pick two different engines on the compare page.";
+        return;
+      }
+      var labels = {};
+      catalog.statuses.forEach(function (s) { labels[s.id] = s.label; });
+      document.title = a.name + " vs " + b.name;
+      var heading = document.querySelector("h1");
+      if (heading) { heading.textContent = a.name + " vs " + b.name; }
+      status.textContent = "Drawn in your browser from data/catalog.json (data as of " + catalog.data_as_of + "). Open a cell's feature for its detail and sources.";
+      catalog.categories.forEach(function (category) {
+        box.appendChild(el("h2", category.name));
+        var table = el("table", null, "di-table di-compare-table");
+        var head = table.createTHead().insertRow();
+        ["Feature", a.name, b.name].forEach(function (t) { var th = el("th", t); th.scope = "col"; head.appendChild(th); });
+        var body = table.createTBody();
+        category.features.forEach(function (feature) {
+          var row = body.insertRow();
+          row.id = feature.id;
+          var th = el("th"); th.scope = "row";
+          var link = el("a", feature.name); link.href = root + "features/" + feature.id + "/";
+          th.appendChild(link); row.appendChild(th);
+          [a, b].forEach(function (engine) {
+            var st = engine.support[feature.id];
+            var td = row.insertCell();
+            td.setAttribute("data-label", engine.name);
+            var badge = el("a", labels[st.status], "di-st di-st--" + st.status);
+            badge.href = root + "features/" + feature.id + "/#" + feature.id + "--" + engine.id;
+            td.appendChild(badge);
+            if (st.value) { td.appendChild(el("span", " " + st.value, "di-value")); }
+          });
+        });
+        box.appendChild(table);
+      });
+    }).catch(function () {
+      status.textContent = "The comparison could not be drawn here: open the two engines' pages instead.";
     });
   }
 
@@ -143,7 +410,12 @@
     each(document, "[data-di-matrix]", setUpMatrix);
     each(document, "[data-di-compare]", setUpCompare);
     each(document, "[data-di-guide]", setUpGuide);
+    each(document, "[data-di-picker]", setUpPicker);
+    each(document, "[data-di-live]", setUpLive);
+    each(document, ".di-compare, .di-feature, .di-engine", setUpCells);
     setUpCopyLinks();
+    showTarget();
+    window.addEventListener("hashchange", showTarget);
   }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }

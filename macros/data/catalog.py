@@ -148,7 +148,8 @@ def _categories(reader: _Reader) -> list[Category]:
             for fi, f in _records(raw, "features")
             if _is_clean(errors, at + ("features", fi))
         ]
-        categories.append(Category(raw["id"], raw["name"], raw["description"], features, Origin(doc, at)))
+        categories.append(Category(raw["id"], raw["name"], raw["description"], features, raw.get("grid", False),
+                                   Origin(doc, at)))
     return categories
 
 
@@ -187,7 +188,8 @@ def _engine(reader: _Reader, path: Path) -> Engine | None:
         r = raw["latest-release"]
         facts["latest_release"] = Fact(r["version"], "", r["sources"], r.get("date", ""), Origin(doc, ("latest-release",)))
     return Engine(**fields, support=support, file_stem=path.stem, official_urls=raw["official-urls"], **facts,
-                  former_ids=raw.get("former-ids", []), origin=Origin(doc, ()))
+                  featured=raw.get("featured-comparisons", []), former_ids=raw.get("former-ids", []),
+                  origin=Origin(doc, ()))
 
 
 def _guide(reader: _Reader) -> tuple[list[Need], list[Gap]]:

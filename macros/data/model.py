@@ -64,6 +64,7 @@ class Category:
     name: str
     description: str
     features: list[Feature]
+    grid: bool = False  # shown on the home page as a grid of symbols
     origin: Origin = field(default=None, repr=False, compare=False)
 
 
@@ -107,6 +108,7 @@ class Engine:
     official_urls: list[str] = field(default_factory=list)
     maintenance: Fact | None = None
     latest_release: Fact | None = None
+    featured: list[str] = field(default_factory=list)  # engines it is most often compared with
     former_ids: list[str] = field(default_factory=list)
     origin: Origin = field(default=None, repr=False, compare=False)
 

@@ -130,6 +130,17 @@ def former_ids_are_free(catalog, today):
 
 
 @rule
+def featured_comparisons_exist(catalog, today):
+    """An engine's featured comparisons name other engines that exist."""
+    for engine in catalog.engines.values():
+        for i, other in enumerate(engine.featured):
+            if other == engine.id or other not in catalog.engines:
+                yield engine.origin.problem(f"featured comparison with '{other}', which is not another engine",
+                                            did_you_mean(other, set(catalog.engines) - {engine.id}, "engine"),
+                                            at=("featured-comparisons", i))
+
+
+@rule
 def duplicate_source_url(catalog, today):
     """Two sources do not share a URL: cite one source id from many statements instead."""
     first = {}
@@ -378,8 +389,11 @@ def urls_are_plain_https(catalog, today):
 
 # Names the site itself uses: a data id equal to one would overwrite a page or an anchor.
 RESERVED_PAGES = frozenset({"index"})  # engines/index.md, features/index.md, compare/index.md
-RESERVED_ANCHORS = frozenset({"sources", "matrix-sources", "choose", "needs", "build-yourself"})
-RESERVED_PREFIXES = ("col-", "need-", "choose-", "build-yourself-", "status-", "engine-")
+RESERVED_ANCHORS = frozenset({"sources", "matrix-sources", "choose", "needs", "build-yourself", "verdict", "evidence",
+                              "where-they-differ", "stacks", "all-needs", "scorecard", "the-engines",
+                              "what-do-you-need", "featured", "every-pair", "claim-by-claim"})
+RESERVED_PREFIXES = ("col-", "need-", "choose-", "build-yourself-", "status-", "engine-", "cite-", "only-", "needs-",
+                     "stack-", "claim-", "rows-", "grid-")
 
 
 def id_clash(kind: str, value: str, categories: set = frozenset()) -> str:

@@ -9,6 +9,7 @@ date), so two builds of one commit produce the same bytes.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import subprocess
@@ -16,13 +17,14 @@ from dataclasses import asdict, fields
 from pathlib import Path
 
 from macros.data.catalog import ROOT, SCHEMA_DIR
+from macros.data.evidence import MAX_AGE_DAYS, checked_against, levels, quality
 from macros.data.model import Catalog
 
-SCHEMA_VERSION = "2.0"
+SCHEMA_VERSION = "2.1"
 EXPORT_SCHEMAS = Path(__file__).parent / "exports"
 DATA_LICENSE = "CC-BY-4.0"
 CSV_COLUMNS = ["engine", "engine_name", "category", "feature", "feature_name", "status", "value", "detail",
-               "sources", "checked", "data_as_of", "commit"]
+               "sources", "checked", "data_as_of", "commit", "evidence", "since", "basis"]
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -37,22 +39,48 @@ def git_commit(root: Path = ROOT) -> str:
     return result.stdout.strip() if result.returncode == 0 else "unknown"
 
 
+def git_commit_date(root: Path = ROOT) -> str:
+    """The day of the checkout's commit (YYYY-MM-DD), or "" outside git."""
+    try:
+        result = subprocess.run(["git", "log", "-1", "--format=%cs"], cwd=root, capture_output=True, text=True,
+                                timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return result.stdout.strip() if result.returncode == 0 else ""
+
+
 def stamp(catalog: Catalog, commit: str) -> dict:
     return {"schema_version": SCHEMA_VERSION, "data_as_of": catalog.data_date, "commit": commit,
             "license": DATA_LICENSE}
 
 
-def _statement(statement) -> dict:
+def _statement(statement, level: str) -> dict:
     return {"status": statement.status, "value": statement.value, "detail": statement.detail,
-            "sources": list(statement.sources), "checked": statement.checked}
+            "since": statement.since, "basis": statement.basis, "searched": list(statement.searched),
+            "sources": list(statement.sources), "evidence": level, "checked": statement.checked}
+
+
+def _fact(fact) -> dict | None:
+    return None if fact is None else {"value": fact.value, "detail": fact.detail, "date": fact.date,
+                                      "sources": list(fact.sources)}
 
 
 def _engine(catalog: Catalog, engine) -> dict:
+    level = levels(catalog)
     return {
         "id": engine.id, "name": engine.name, "summary": engine.summary, "homepage": engine.homepage,
-        "repository": engine.repository, "license": engine.license, "sources": list(engine.sources),
-        "support": {f: _statement(engine.support[f]) for f in catalog.features},
+        "repository": engine.repository, "license": engine.license, "official_urls": list(engine.official_urls),
+        "maintenance": _fact(engine.maintenance), "latest_release": _fact(engine.latest_release),
+        "featured_comparisons": list(engine.featured), "checked_against": checked_against(catalog, engine),
+        "sources": list(engine.sources),
+        "support": {f: _statement(engine.support[f], level[(engine.id, f)]) for f in catalog.features},
     }
+
+
+def _quality(catalog: Catalog, today) -> dict:
+    """The data-quality page's numbers, per engine, from the same function as the page and the check."""
+    return {e.id: {k: v for k, v in asdict(quality(catalog, e, today)).items() if k != "engine"}
+            for e in catalog.engines.values()}
 
 
 def _source(source) -> dict:
@@ -60,7 +88,9 @@ def _source(source) -> dict:
     return {f.name: getattr(source, f.name) for f in fields(source) if f.name != "origin" and getattr(source, f.name) != ""}
 
 
-def catalog_json(catalog: Catalog, commit: str) -> dict:
+def catalog_json(catalog: Catalog, commit: str, today=None) -> dict:
+    """The whole catalog. `today` is the day staleness is measured from (the commit's day)."""
+    today = today or dt.date.fromisoformat(catalog.data_date)
     return {
         **stamp(catalog, commit),
         "statuses": [asdict(s) for s in catalog.statuses.values()],
@@ -71,6 +101,7 @@ def catalog_json(catalog: Catalog, commit: str) -> dict:
         ],
         "sources": [_source(s) for s in catalog.sources.values()],
         "engines": [_engine(catalog, e) for e in catalog.engines.values()],
+        "quality": {"measured_on": today.isoformat(), "stale_after_days": MAX_AGE_DAYS, "engines": _quality(catalog, today)},
     }
 
 
@@ -84,6 +115,7 @@ def matrix_csv(catalog: Catalog, commit: str) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
     writer.writeheader()
+    level = levels(catalog)
     for engine in catalog.engines.values():
         for category in catalog.categories:
             for feature in category.features:
@@ -91,7 +123,8 @@ def matrix_csv(catalog: Catalog, commit: str) -> str:
                 row = {"engine": engine.id, "engine_name": engine.name, "category": category.id,
                        "feature": feature.id, "feature_name": feature.name, "status": st.status,
                        "value": st.value, "detail": st.detail, "sources": " ".join(st.sources),
-                       "checked": st.checked, "data_as_of": catalog.data_date, "commit": commit}
+                       "checked": st.checked, "data_as_of": catalog.data_date, "commit": commit,
+                       "evidence": level[(engine.id, feature.id)], "since": st.since, "basis": st.basis}
                 writer.writerow({key: spreadsheet_safe(value) for key, value in row.items()})
     return out.getvalue()
 
@@ -100,10 +133,10 @@ def _dump(data) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def downloads(catalog: Catalog, commit: str) -> dict[str, str]:
+def downloads(catalog: Catalog, commit: str, today=None) -> dict[str, str]:
     """Relative path -> text of every download."""
     files = {
-        "catalog.json": _dump(catalog_json(catalog, commit)),
+        "catalog.json": _dump(catalog_json(catalog, commit, today)),
         "matrix.csv": matrix_csv(catalog, commit),
     }
     for engine in catalog.engines.values():
@@ -120,7 +153,8 @@ def downloads(catalog: Catalog, commit: str) -> dict[str, str]:
 def export(catalog: Catalog, target: Path, commit: str | None = None) -> list[Path]:
     """Write every download under `target`; returns the files written."""
     written = []
-    for name, text in downloads(catalog, commit or git_commit()).items():
+    day = git_commit_date()
+    for name, text in downloads(catalog, commit or git_commit(), dt.date.fromisoformat(day) if day else None).items():
         path = Path(target) / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")

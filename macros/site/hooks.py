@@ -7,6 +7,7 @@ Kept thin: the pages themselves are one-line macro calls rendered by macros/__in
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -29,10 +30,11 @@ def on_config(config):
     if project not in sys.path:
         sys.path.insert(0, project)
     from macros import catalog_for
-    from macros.site.downloads import git_commit
+    from macros.site.downloads import git_commit, git_commit_date
 
     # the age of the data on every page, so a screenshot or a wiki paste shows it
     config["extra"]["commit"] = git_commit()
+    config["extra"]["commit_date"] = git_commit_date()
     catalog = catalog_for(config)
     config["copyright"] = f"Data as of {catalog.data_date} · commit {config['extra']['commit']}"
     # renamed features and engines: their old pages redirect (the redirect keeps the #anchor)
@@ -57,7 +59,7 @@ def generated_pages(catalog) -> dict[str, tuple[str, str]]:
 
     The title is data text: it never enters the Markdown. on_page_markdown sets it, escaped,
     after mkdocs-macros has rendered the page."""
-    from macros.site.render import pair_slug
+    from macros.site.render import pair_slug, rendered_pairs
 
     def page(call: str, wide: bool = False) -> str:
         # a comparison repeats what feature and engine pages say: keep it out of the search index
@@ -69,7 +71,7 @@ def generated_pages(catalog) -> dict[str, tuple[str, str]]:
         pages[f"engines/{engine.id}.md"] = (engine.name, page(_call("engine_page", engine.id)))
     for feature in catalog.features.values():
         pages[f"features/{feature.id}.md"] = (feature.name, page(_call("feature_page", feature.id)))
-    for a, b in catalog.pairs():
+    for a, b in rendered_pairs(catalog):
         pages[f"compare/{pair_slug(a.id, b.id)}.md"] = (f"{a.name} vs {b.name}",
                                                          page(_call("compare", a.id, b.id), wide=True))
     return pages
@@ -87,7 +89,9 @@ def on_files(files, config):
         titles[path] = title
         # NOT_IN_NAV: on_nav below files them under their section, in data order
         files.append(File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV))
-    for path, content in downloads(catalog, config["extra"]["commit"]).items():
+    from macros.site.render import data_today
+
+    for path, content in downloads(catalog, config["extra"]["commit"], data_today(catalog)).items():
         files.append(File.generated(config, f"data/{path}", content=content))
     return files
 
@@ -148,15 +152,49 @@ def edit_target(src_uri: str) -> str:
         return f"blob/data/engines/{stem}.yml"
     if folder == "features" and stem != "index":
         return "blob/data/features.yml"
-    if folder == "compare" and stem != "index":
+    if folder == "compare" and stem not in ("index", "live"):
         return "tree/data/engines"
-    by_page = {"guide.md": "data/guide.yml", "sources.md": "data/sources.yml", "reference/seed.md": "data/seed-claims.yml"}
+    by_page = {"guide.md": "data/guide.yml", "sources.md": "data/sources.yml",
+               "reference/seed.md": "data/seed-claims.yml"}
     return f"blob/{by_page.get(src_uri, 'docs/' + src_uri)}"
 
 
 def on_page_context(context, page, config, nav):
-    repository, branch = config["extra"].get("edit_repository"), config["extra"].get("edit_branch", "main")
-    if repository:
+    from macros.site.repository import edit_url, repository
+
+    repo = repository(config["extra"], os.environ)
+    page.edit_url = None
+    if repo:
         kind, _, path = edit_target(page.file.src_uri).partition("/")
-        page.edit_url = f"{repository.rstrip('/')}/{'edit' if kind == 'blob' else 'tree'}/{branch}/{path}"
+        page.edit_url = edit_url(repo, config["extra"].get("edit_branch", "main"), kind, path)
     return context
+
+
+def on_post_build(config):
+    """Files that are not pages: an address for every comparison that is not pre-rendered (it
+    opens the comparison drawn in the browser), and the status badges for wikis."""
+    from macros import catalog_for
+    from macros.site.badges import write_badges
+    from macros.site.render import pair_slug, rendered_pairs
+
+    catalog = catalog_for(config)
+    site = Path(config["site_dir"])
+    rendered = {(a.id, b.id) for a, b in rendered_pairs(catalog)}
+    for a, b in catalog.pairs():
+        if (a.id, b.id) not in rendered:
+            folder = site / "compare" / pair_slug(a.id, b.id)
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "index.html").write_text(pair_stub(a, b), encoding="utf-8")
+    write_badges(catalog, site / "badges")
+
+
+def pair_stub(a, b) -> str:
+    """A small page at a comparison's address that opens the comparison drawn in the browser."""
+    target = f"../live/?a={a.id}&amp;b={b.id}"
+    title = escape(f"{a.name} vs {b.name}")
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+            f'<meta http-equiv="refresh" content="0; url={target}">'
+            f'<script>location.replace("{target.replace("&amp;", "&")}" + location.hash)</script></head>'
+            f'<body><p><a href="{target}">{title}</a>, or the engines\' own pages: '
+            f'<a href="../../engines/{a.id}/">{escape(a.name)}</a>, <a href="../../engines/{b.id}/">{escape(b.name)}</a>.'
+            f'</p></body></html>\n')

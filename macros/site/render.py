@@ -6,16 +6,20 @@ Pages call them through the one-line macros defined in macros/__init__.py.
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
+from types import SimpleNamespace
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from macros.site import guide as guide_logic
-from macros.site.markdown import inline, plain
+from macros.data.evidence import MAX_AGE_DAYS, checked_against, is_known, levels, quality
 from macros.data.model import Catalog
+from macros.site import guide as guide_logic, verdict
+from macros.site.markdown import inline, plain
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -34,6 +38,9 @@ def environment() -> Environment:
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["md"] = inline
     env.filters["plain"] = plain
+    env.filters["shorten_url"] = _shorten_url
+    env.tests["clean_url"] = lambda text: bool(re.fullmatch(r"https://[^\s<>\"']+", text))
+    env.filters["code"] = lambda text: Markup("<code>{}</code>").format(text)
     return env
 
 
@@ -42,11 +49,44 @@ def _cache(catalog: Catalog) -> dict:
     return catalog.__dict__.setdefault("_rendered", {})
 
 
+def site_settings(catalog: Catalog) -> dict:
+    """Settings of the site this catalog is rendered into (the repository for report links, the
+    number of engines up to which every pair is pre-rendered), set by macros/__init__.py."""
+    return catalog.__dict__.get("_site", {})
+
+
+# How evidence is shown: a symbol that differs in shape (never colour alone), a word, a meaning.
+EVIDENCE = {
+    "primary": ("\u25C6", "Primary source", "Rests on the engine's own docs, code, release notes or package page."),
+    "secondary": ("\u25C7", "Secondary only", "Rests only on pages by others: another project's docs, articles, forums."),
+    "claim": ("\u25CB", "Claim only", "Rests only on unverified prose such as the original article."),
+}
+BASES = {
+    "stated-absent": "The project says it does not do this.",
+    "exhaustive-list": "The project's own list of what it supports leaves this out.",
+}
+MAINTENANCE = {"active": "Active", "maintenance-only": "Fixes only", "archived": "Archived", "unknown": "Unknown"}
+KINDS = {"docs": "documentation", "repo": "repository file", "readme": "README", "release-notes": "release notes",
+         "package-index": "package page", "article": "article", "discussion": "discussion",
+         "issue": "issue or pull request", "claim": "claim"}
+
+
+def _shorten_url(url: str) -> str:
+    """A long URL, shortened for reading: host and the last part of the path."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    tail = [p for p in parts.path.split("/") if p][-1:]
+    return parts.netloc + ("/…/" + tail[0] if tail else "/")
+
+
 def _helpers(catalog: Catalog, root: str) -> dict:
     """Template globals for one page depth. Cells and badges repeat thousands of times
     across a big site, so each is rendered once and reused (the build benchmark shows why)."""
     env, cache = environment(), _cache(catalog)
-    numbers = cache.setdefault("numbers", {sid: i + 1 for i, sid in enumerate(catalog.sources)})
+    numbers = cache.setdefault("numbers", {sid: i + 1 for i, sid in
+                                           enumerate(s for s in catalog.sources if catalog.sources[s].kind != "claim")})
+    level = levels(catalog)
 
     def source_href(source):
         return source.url or root + source.page.removesuffix(".md") + "/"
@@ -57,29 +97,76 @@ def _helpers(catalog: Catalog, root: str) -> dict:
         return cache[key]
 
     def badge(status_id):
-        return once(("badge", status_id), "badge.html", status_id=status_id)
+        key = ("badge", status_id)
+        if key not in cache:
+            cache[key] = Markup('<span class="di-st di-st--{0}">{1}</span>').format(
+                status_id, catalog.statuses[status_id].label)
+        return cache[key]
+
+    def evidence_mark(level_id):
+        key = ("evidence", level_id)
+        if key not in cache:
+            symbol, label, _ = EVIDENCE[level_id]
+            cache[key] = Markup('<abbr class="di-ev di-ev--{0}" title="{1}">{2}</abbr>').format(level_id, label, symbol)
+        return cache[key]
+
+    def mark(statement):
+        """The evidence mark of a statement that says something; none for an unknown."""
+        return evidence_mark(level[(statement.engine, statement.feature)]) if is_known(statement) else Markup("")
 
     def refs(ids):
-        return once(("refs", tuple(ids), root), "refs.html", ids=ids)
+        """Numbered links to the page's list of sources (the original article by name): the list
+        holds the titles and addresses once, not in every cell."""
+        key = ("refs", tuple(ids))
+        if key not in cache:
+            cache[key] = Markup("").join(
+                Markup('<a class="di-ref" href="#cite-{0}">[{1}]</a>').format(
+                    sid, "article" if catalog.sources[sid].kind == "claim" else numbers[sid]) for sid in ids)
+        return cache[key]
 
-    def cell(statement, brief=False):
+    def quotes(ids):
+        """The first verbatim quote among the statement's sources."""
+        found = next((catalog.sources[sid] for sid in ids if catalog.sources[sid].quote), None)
+        return Markup('<blockquote class="di-quote">{0}</blockquote>').format(found.quote) if found else Markup("")
+
+    def cell(statement, mode="full"):
         engine, feature = catalog.engines[statement.engine], catalog.features[statement.feature]
-        return once(("cell", statement.engine, statement.feature, brief, root), "cell.html",
-                    st=statement, engine=engine, feature=feature, brief=brief)
+        return once(("cell", statement.engine, statement.feature, mode, root), "cell.html",
+                    st=statement, engine=engine, feature=feature, mode=mode)
+
+    def legend_for(statements):
+        shown = [s for s in catalog.statuses.values() if any(st.status == s.id for st in statements)]
+        return once(("legend", tuple(s.id for s in shown)), "legend.html", shown=shown,
+                    evidence={k: SimpleNamespace(id=k, label=v[1], meaning=v[2]) for k, v in EVIDENCE.items()})
 
     base = dict(catalog=catalog, root=root, statuses=catalog.statuses, source_href=source_href,
-                number=numbers.__getitem__, badge=badge, refs=refs, cell=cell)
+                number=numbers.get, badge=badge, refs=refs, cell=cell, mark=mark, evidence_mark=evidence_mark,
+                level_of=lambda st: level[(st.engine, st.feature)], quotes=quotes,
+                bases=BASES, legend_for=legend_for, repo_attributes=repo_attributes(catalog),
+                maintenance=MAINTENANCE, kinds=KINDS, undocumented=verdict.NOT_DOCUMENTED, differs=verdict.differs,
+                grid_kind=verdict.grid_kind)
     return base
 
 
+def repo_attributes(catalog: Catalog) -> Markup:
+    """Where the site script sends "report a problem": the repository and its host's form."""
+    settings = site_settings(catalog)
+    if not settings.get("repository"):
+        return Markup("")
+    return Markup(' data-repo="{0}" data-repo-host="{1}" data-site-url="{2}"').format(
+        settings["repository"], settings.get("host", "github"), settings.get("site_url", ""))
+
+
 def cited(catalog: Catalog, statements, extra=()) -> list[str]:
-    """The source ids a page cites, in site-wide number order."""
+    """The source ids a page cites: numbered sources in site-wide order, the original article last."""
     ids = set(extra) | {sid for st in statements for sid in st.sources}
-    return [sid for sid in catalog.sources if sid in ids]
+    ordered = [sid for sid in catalog.sources if sid in ids]
+    return sorted(ordered, key=lambda sid: catalog.sources[sid].kind == "claim")
 
 
 def _render(template: str, catalog: Catalog, page_url: str, **context) -> Markup:
-    html = environment().get_template(template).render(**_helpers(catalog, site_root(page_url)), **context)
+    helpers = _helpers(catalog, site_root(page_url))
+    html = environment().get_template(template).render(**helpers, **context)
     # Python-Markdown must see one raw HTML block: no blank lines inside, no leading indent
     return Markup("\n".join(line.strip() for line in html.splitlines() if line.strip()))
 
@@ -88,48 +175,67 @@ def pair_slug(a: str, b: str) -> str:
     return f"{a}-vs-{b}"
 
 
-def catalog_table(catalog: Catalog, page_url: str) -> Markup:
-    """The engines at a glance: a small table for the home page."""
-    return _render("home_table.html", catalog, page_url)
-
-
-def key_differences(catalog: Catalog, page_url: str, a: str, b: str) -> Markup:
-    """Features where the two engines' statuses differ and neither is unknown."""
-    left, right = catalog.engines[a], catalog.engines[b]
-    rows = [
-        (category, feature) for category in catalog.categories for feature in category.features
-        if left.support[feature.id].status != right.support[feature.id].status
-        and "unknown" not in (left.support[feature.id].status, right.support[feature.id].status)
-    ]
-    return _render("key_differences.html", catalog, page_url, rows=rows, left=left, right=right,
-                   slug=pair_slug(a, b))
+def home(catalog: Catalog, page_url: str) -> Markup:
+    """The home page's body: what do you need, every engine by category, and a grid of symbols
+    for each category the data marks `grid: true`."""
+    engines = verdict.researched(catalog)
+    kinds = [("core", "In the core"), ("plugin", "Plugin"), ("none", "Not supported"), ("unknown", "Not documented")]
+    return _render("home.html", catalog, page_url, engines=engines, grids=[c for c in catalog.categories if c.grid],
+                   grid_kinds=kinds, kind_labels=dict(kinds), scores={e.id: verdict.scorecard(catalog, e) for e in engines},
+                   left_out=[e.name for e in catalog.engines.values() if e not in engines])
 
 
 def status_legend(catalog: Catalog, page_url: str) -> Markup:
-    return _render("legend.html", catalog, page_url)
+    return _helpers(catalog, site_root(page_url))["legend_for"](list(catalog.statements()))
 
 
 def matrix(catalog: Catalog, page_url: str) -> Markup:
-    return _render("matrix.html", catalog, page_url, engines=list(catalog.engines.values()),
-                   cited=cited(catalog, catalog.statements()))
+    return _render("matrix.html", catalog, page_url, engines=list(catalog.engines.values()))
 
 
 def compare(catalog: Catalog, page_url: str, a: str, b: str) -> Markup:
     left, right = catalog.engines[a], catalog.engines[b]
     statements = [*left.support.values(), *right.support.values()]
-    return _render("compare.html", catalog, page_url, left=left, right=right, cited=cited(catalog, statements))
+    today = data_today(catalog)
+    return _render("compare.html", catalog, page_url, left=left, right=right, cited=cited(catalog, statements),
+                   choose=(verdict.choose_over(catalog, a, b), verdict.choose_over(catalog, b, a)),
+                   only=(verdict.documents_only(catalog, a, b), verdict.documents_only(catalog, b, a)),
+                   scores=list(zip(verdict.scorecard(catalog, left), verdict.scorecard(catalog, right))),
+                   layers={e.id: verdict.stack(catalog, e) for e in (left, right)},
+                   quality={e.id: quality(catalog, e, today) for e in (left, right)},
+                   legend=_helpers(catalog, site_root(page_url))["legend_for"](statements))
+
+
+def rendered_pairs(catalog: Catalog) -> list[tuple]:
+    """The comparisons pre-rendered as pages: every pair up to a number of engines (extra.pair_pages.
+    every_pair_up_to, default 12); beyond it, the pairs the data marks as featured. Any other pair
+    is drawn in the browser from the published JSON, at the same address."""
+    limit = site_settings(catalog).get("every_pair_up_to", 12)
+    pairs = catalog.pairs()
+    if len(catalog.engines) <= limit:
+        return pairs
+    return [(a, b) for a, b in pairs if b.id in a.featured or a.id in b.featured]
 
 
 def compare_index(catalog: Catalog, page_url: str) -> Markup:
-    return _render("compare_index.html", catalog, page_url, pairs=catalog.pairs(), slug=pair_slug)
+    featured = [(a, b) for a, b in catalog.pairs() if b.id in a.featured or a.id in b.featured]
+    return _render("compare_index.html", catalog, page_url, pairs=catalog.pairs(), featured=featured, slug=pair_slug)
+
+
+def live_compare(catalog: Catalog, page_url: str) -> Markup:
+    return _render("live.html", catalog, page_url)
 
 
 def feature_page(catalog: Catalog, page_url: str, feature_id: str) -> Markup:
     feature = catalog.features[feature_id]
     category = next(c for c in catalog.categories if c.id == feature.category)
     statements = [e.support[feature_id] for e in catalog.engines.values()]
-    return _render("feature.html", catalog, page_url, feature=feature, category=category,
-                   cited=cited(catalog, statements))
+    summary: dict[str, list[str]] = {}
+    for engine in catalog.engines.values():
+        summary.setdefault(engine.support[feature_id].status, []).append(engine.name)
+    ordered = sorted(summary.items(), key=lambda item: verdict.RANK.index(item[0]))
+    return _render("feature.html", catalog, page_url, feature=feature, category=category, summary=ordered,
+                   cited=cited(catalog, statements), legend=_helpers(catalog, site_root(page_url))["legend_for"](statements))
 
 
 def feature_index(catalog: Catalog, page_url: str) -> Markup:
@@ -139,12 +245,27 @@ def feature_index(catalog: Catalog, page_url: str) -> Markup:
 def engine_page(catalog: Catalog, page_url: str, engine_id: str) -> Markup:
     engine = catalog.engines[engine_id]
     others = [(pair_slug(*sorted((engine_id, o))), catalog.engines[o]) for o in catalog.engines if o != engine_id]
+    facts = [f for f in (engine.maintenance, engine.latest_release) if f]
     return _render("engine.html", catalog, page_url, engine=engine, others=others,
-                   cited=cited(catalog, engine.support.values(), engine.sources))
+                   cited=cited(catalog, engine.support.values(), [*engine.sources, *(s for f in facts for s in f.sources)]),
+                   quality=quality(catalog, engine, data_today(catalog)), against=checked_against(catalog, engine),
+                   layers=verdict.stack(catalog, engine),
+                   legend=_helpers(catalog, site_root(page_url))["legend_for"](list(engine.support.values())))
 
 
 def engine_index(catalog: Catalog, page_url: str) -> Markup:
     return _render("engine_index.html", catalog, page_url)
+
+
+def data_today(catalog: Catalog) -> dt.date:
+    """The day staleness is measured from: the commit's date, so a commit always builds the same site."""
+    return site_settings(catalog).get("today") or dt.date.fromisoformat(catalog.data_date)
+
+
+def data_quality(catalog: Catalog, page_url: str) -> Markup:
+    today = data_today(catalog)
+    return _render("quality.html", catalog, page_url, today=today.isoformat(), max_age=MAX_AGE_DAYS,
+                   rows=[(e, quality(catalog, e, today)) for e in catalog.engines.values()])
 
 
 def script_json(data) -> Markup:
@@ -157,13 +278,14 @@ def script_json(data) -> Markup:
 def guide_data(catalog: Catalog, table: dict | None = None) -> dict:
     """What the guide's script needs: every verdict, keyed need -> engine."""
     table = table or guide_logic.verdicts(catalog)
+    engines = verdict.researched(catalog)
     return {
-        "engines": {e.id: e.name for e in catalog.engines.values()},
+        "engines": {e.id: e.name for e in engines},
         "needs": {n.id: plain(n.label) for n in catalog.needs},
         "verdicts": {
             n.id: {e: {"met": table[(n.id, e)].met,
                        "checks": [[c.feature, c.status, c.ok] for c in table[(n.id, e)].checks]}
-                   for e in catalog.engines}
+                   for e in (e.id for e in engines)}
             for n in catalog.needs
         },
         "features": {f.id: plain(f.name) for f in catalog.features.values()},
@@ -174,8 +296,7 @@ def guide_data(catalog: Catalog, table: dict | None = None) -> dict:
 def guide(catalog: Catalog, page_url: str) -> Markup:
     table = guide_logic.verdicts(catalog)
     data = script_json(guide_data(catalog, table))
-    return _render("guide.html", catalog, page_url, data=data,
-                   verdicts=table, choose=guide_logic.choose_when(catalog),
+    return _render("guide.html", catalog, page_url, data=data, verdicts=table, engines=verdict.researched(catalog),
                    gaps=guide_logic.build_yourself(catalog))
 
 
@@ -191,7 +312,6 @@ VERDICTS = {
 def seed_text(catalog: Catalog, page_url: str) -> Markup:
     """The original article, claim by claim, each marked with its verdict."""
     from collections import Counter
-    from types import SimpleNamespace
 
     verdicts = {v: SimpleNamespace(id=v, label=label, symbol=symbol, meaning=meaning)
                 for v, (label, symbol, meaning) in VERDICTS.items()}
@@ -213,4 +333,8 @@ def seed_text(catalog: Catalog, page_url: str) -> Markup:
 
 
 def sources_list(catalog: Catalog, page_url: str) -> Markup:
-    return _render("sources.html", catalog, page_url, citations=catalog.citations())
+    from macros.data.evidence import source_level
+
+    primary_for = {sid: [e.name for e in catalog.engines.values() if source_level(s, e) == "primary"]
+                   for sid, s in catalog.sources.items()}
+    return _render("sources.html", catalog, page_url, citations=catalog.citations(), primary_for=primary_for)

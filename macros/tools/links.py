@@ -48,7 +48,7 @@ def _follow(site: Path, url: str, hops: int = 3) -> tuple[str, str | None]:
         redirect = _REDIRECT.search(html)
         if not redirect:
             return url, html
-        url = posixpath.normpath(posixpath.join(url, redirect[1].split("#")[0])) + "/"
+        url = posixpath.normpath(posixpath.join(url, redirect[1].split("#")[0].split("?")[0])) + "/"
     return url, None
 
 
