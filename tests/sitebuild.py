@@ -9,8 +9,11 @@ from pathlib import Path
 from macros.tools.bench import copy_project  # noqa: F401  (re-exported for the tests)
 
 
-def build(project: Path, site_dir: Path, *extra: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
+def build(project: Path, site_dir: Path, *extra: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    # CI variables that name a repository are dropped unless a test sets them: a build must not
+    # depend on where the tests run
+    env = {**{k: v for k, v in os.environ.items() if k not in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "CI_PROJECT_URL")},
+           "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true", **(env or {})}
     mkdocs = Path(sys.executable).with_name("mkdocs")
     return subprocess.run([str(mkdocs), "build", "--strict", "-d", str(site_dir), *extra],
                           cwd=project, capture_output=True, text=True, env=env)

@@ -61,18 +61,15 @@ def test_edit_links_point_at_the_file_behind_the_page(tmp_path):
     from macros.data.catalog import build_catalog
 
     project = copy_project(tmp_path / "project")
-    config = project / "mkdocs.yml"
-    config.write_text(config.read_text(encoding="utf-8").replace(
-        'edit_repository: ""', "edit_repository: https://git.example.org/team/site"), encoding="utf-8")
     site = tmp_path / "site"
-    result = build(project, site)
+    result = build(project, site, env={"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "team/site"})
     assert result.returncode == 0, result.stderr
 
     def edit_link(url):
         html = (site / url / "index.html").read_text(encoding="utf-8")
         return re.search(r'<a href="([^"]+)" title="Edit this page"', html)[1]
 
-    base = "https://git.example.org/team/site"
+    base = "https://github.com/team/site"
     catalog = build_catalog(project / "data")
     for engine in catalog.engines:
         assert edit_link(f"engines/{engine}") == f"{base}/edit/main/data/engines/{engine}.yml"
@@ -83,6 +80,18 @@ def test_edit_links_point_at_the_file_behind_the_page(tmp_path):
     assert edit_link(f"compare/{a.id}-vs-{b.id}") == f"{base}/tree/main/data/engines"
     assert edit_link("matrix") == f"{base}/edit/main/docs/matrix.md"
     assert edit_link("") == f"{base}/edit/main/docs/index.md"
+
+
+def test_the_repository_comes_from_mkdocs_yml_or_ci_never_with_credentials():
+    from macros.site.repository import edit_url, repository
+
+    assert repository({"edit_repository": "https://user:pw@git.example.org/t/s/"}, {}) == {
+        "url": "https://git.example.org/t/s", "host": "github"}
+    assert repository({"edit_repository": ""}, {"CI_PROJECT_URL": "https://gitlab.example.org/t/s"})["host"] == "gitlab"
+    assert repository({}, {"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "t/s"})["url"] == "https://github.com/t/s"
+    assert repository({}, {}) == {} and repository({"edit_repository": "http://x.example/"}, {}) == {}
+    gitlab = {"url": "https://gitlab.example.org/t/s", "host": "gitlab"}
+    assert edit_url(gitlab, "main", "blob", "data/x.yml") == "https://gitlab.example.org/t/s/-/edit/main/data/x.yml"
 
 
 def test_fmt_restores_canonical_order_and_keeps_comments(data):

@@ -311,14 +311,28 @@ def internal_links(site: Path):
                 yield path, url.replace("&amp;", "&")
 
 
-def test_the_site_works_under_a_sub_path(tmp_path):
+def test_a_site_hosted_on_gitlab_under_a_sub_path(tmp_path, catalog):
+    """An internal GitLab: a sub-path, edit and report links in GitLab's form from CI_PROJECT_URL,
+    and a git remote carrying a job token that must not reach any file of the site."""
+    import subprocess
+
+    token = "glcbt-SECRET-TOKEN"
     project = copy_project(tmp_path / "project")
     config = project / "mkdocs.yml"
     config.write_text(config.read_text(encoding="utf-8").replace(
         "site_name:", "site_url: https://intranet.example.org/tools/engines/\nsite_name:", 1), encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run(["git", "remote", "add", "origin", f"https://gitlab-ci-token:{token}@gitlab.example.org/team/site.git"],
+                   cwd=project, check=True)
     site = tmp_path / "site"
-    result = build(project, site)
+    result = build(project, site, env={"CI_PROJECT_URL": "https://gitlab-ci-token:" + token + "@gitlab.example.org/team/site"})
     assert result.returncode == 0, result.stderr
+    leaked = [str(p) for p in site.rglob("*") if p.is_file() and token.encode() in p.read_bytes()]
+    assert leaked == []
+    engine = next(iter(catalog.engines))
+    html = (site / "engines" / engine / "index.html").read_text(encoding="utf-8")
+    assert f'href="https://gitlab.example.org/team/site/-/edit/main/data/engines/{engine}.yml"' in html
+    assert 'data-repo="https://gitlab.example.org/team/site" data-repo-host="gitlab"' in html
     broken = []
     for path, url in internal_links(site):
         if path.name == "404.html":  # served at any depth, so MkDocs writes paths from the site's own root
@@ -331,12 +345,12 @@ def test_the_site_works_under_a_sub_path(tmp_path):
     assert broken == []
 
 
-def test_two_builds_are_byte_identical(tmp_path):
-    first, second = tmp_path / "one", tmp_path / "two"
-    assert build(ROOT, first).returncode == 0 and build(ROOT, second).returncode == 0
-    files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+def test_two_builds_are_byte_identical(tmp_path, site):
+    second = tmp_path / "two"
+    assert build(ROOT, second).returncode == 0
+    files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
-    different = [str(p) for p in files if (first / p).read_bytes() != (second / p).read_bytes()]
+    different = [str(p) for p in files if (site / p).read_bytes() != (second / p).read_bytes()]
     assert different == []
 
 
