@@ -28,6 +28,12 @@ def catalog_for(config):
     return config.__dict__["_catalog"]
 
 
+def floor_build() -> bool:
+    """The benchmark's floor: the same pages and config with trivial content, no downloads and
+    no badges (`make bench` sets DI_FLOOR=1), so growth of the page machinery shows on its own."""
+    return os.environ.get("DI_FLOOR") == "1"
+
+
 def site_settings(config) -> dict:
     """What the renderers need to know of the site: its repository, its address, the day of the
     commit (staleness is measured from it), how many engines get every pair pre-rendered."""
@@ -69,7 +75,7 @@ def define_env(env):
     from macros.site import render
 
     catalog = catalog_for(env.conf)
-    floor = os.environ.get("DI_FLOOR") == "1"
+    floor = floor_build()
     env.variables["catalog"] = catalog
     env.variables["data_date"] = catalog.data_date
 

@@ -165,7 +165,7 @@ def main(argv=None) -> int:
     scaffold.add_argument("--id", required=True, help="the engine id: kebab-case, also the file name")
     scaffold.add_argument("--name", required=True, help="the engine's name as the project writes it")
     scaffold.set_defaults(run=new_engine)
-    bencher = commands.add_parser("bench", help="build cost of this site and of a generated catalog, against their floors")
+    bencher = commands.add_parser("bench", help="build cost and growth: this site, and generated catalogs up to ENGINES x FEATURES")
     bencher.add_argument("--engines", type=int, default=50)
     bencher.add_argument("--features", type=int, default=300)
     bencher.set_defaults(run=bench)

@@ -199,7 +199,7 @@ def test_comparison_differences_only_and_hide_undocumented(watched, base_url, ca
     page = watched.page
     a, b = first_pair(catalog)
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
-    rows = page.locator("tr[data-differs]:visible")
+    rows = page.locator("tr.di-row:visible")
     assert rows.count() == len(catalog.features)
     page.check("[data-di-diff-only]")
     differing = [f for f in catalog.features if differs(a.support[f], b.support[f])]
@@ -220,25 +220,24 @@ def test_a_cell_opens_its_detail_with_sources_and_wiki_snippets(context, base_ur
     a, b = first_pair(catalog)
     feature = next(iter(catalog.features.values()))
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
-    cell = page.locator(f"td[id='{feature.id}--{b.id}'] details.di-cell")
+    cell = page.locator(f"td[id='{feature.id}--{b.id}'] > details")
     cell.locator("summary").click()
-    assert cell.get_attribute("open") is not None and cell.locator(".di-ref").count() >= 1
+    assert cell.get_attribute("open") is not None and cell.locator("a[href^='#cite-']").count() >= 1
     cell.locator("button.di-snippet", has_text="Markdown").click()
     snippet = page.evaluate("navigator.clipboard.readText()")
     assert snippet.startswith("[") and f"#{feature.id}--{b.id})" in snippet and b.name.replace(".", "\\.") in snippet
 
 
-def test_copy_link_to_a_cell_and_the_target_is_marked(context, base_url, catalog):
+def test_copy_link_to_a_row_and_the_target_is_marked(context, base_url, catalog):
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
     a, b = first_pair(catalog)
-    feature = next(iter(catalog.features.values()))
+    feature = list(catalog.features)[3]
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
-    target = f"{feature.id}--{a.id}"
-    page.locator(f"td[id='{target}'] summary").click()
-    page.click(f"a.di-anchor[href='#{target}']")
-    assert page.evaluate("navigator.clipboard.readText()") == base_url + f"compare/{a.id}-vs-{b.id}/#{target}"
+    page.click(f"a.di-anchor[href='#{feature}']")
+    assert page.evaluate("navigator.clipboard.readText()") == base_url + f"compare/{a.id}-vs-{b.id}/#{feature}"
     assert page.locator("[role=status]").filter(has_text="Link copied").count() == 1
+    assert page.locator(f"tr[id='{feature}']").evaluate("e => e.classList.contains('di-targeted')")
 
 
 @pytest.mark.parametrize("url", ["matrix/#{f}", "compare/{a}-vs-{b}/#{f}--{b}"])
@@ -325,10 +324,10 @@ def test_controls_work_with_the_keyboard(watched, base_url, catalog):
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
     focus_by_tab(page, "[data-di-diff-only]")
     page.keyboard.press("Space")
-    assert page.locator("tr[data-differs='false']:visible").count() == 0
-    focus_by_tab(page, "details.di-cell > summary")
+    assert page.locator("tr.di-row:not(.di-differs):visible").count() == 0
+    focus_by_tab(page, "td > details > summary")
     page.keyboard.press("Enter")
-    assert page.locator("details.di-cell[open]").count() == 1
+    assert page.locator("td > details[open]").count() == 1
 
     need = catalog.needs[0].id
     page.goto(base_url + "guide/")
@@ -380,10 +379,10 @@ def test_compact_comparison_rows(browser, base_url, catalog, width, limit):
     a, b = first_pair(catalog)
     page = browser.new_page(viewport={"width": width, "height": 800})
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/", wait_until="load")
-    heights = sorted(page.locator("tr[data-differs]").evaluate_all("rows => rows.map(r => r.getBoundingClientRect().height)"))
+    heights = sorted(page.locator("tr.di-row").evaluate_all("rows => rows.map(r => r.getBoundingClientRect().height)"))
     median = heights[len(heights) // 2]
     if limit is None:  # two lines on a phone
-        line = page.locator("tr[data-differs] th").first.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+        line = page.locator("tr.di-row th").first.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
         limit = 2 * line + 16
     assert median <= limit
     page.close()

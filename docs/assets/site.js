@@ -151,22 +151,22 @@
     var hideUnknown = compare.querySelector("[data-di-hide-unknown]");
     var jump = compare.querySelector("[data-di-jump]");
     var count = compare.querySelector("[data-di-count]");
-    var rows = compare.querySelectorAll("tr[data-differs]");
+    var rows = compare.querySelectorAll("tr.di-row");
     var p = params();
     diffOnly.checked = p.get("diff") === "1";
     hideUnknown.checked = p.get("known") === "1";
     function apply() {
       var shown = 0;
       Array.prototype.forEach.call(rows, function (row) {
-        var hide = (diffOnly.checked && row.getAttribute("data-differs") !== "true") ||
-                   (hideUnknown.checked && row.getAttribute("data-unknown") === "true");
+        var hide = (diffOnly.checked && !row.classList.contains("di-differs")) ||
+                   (hideUnknown.checked && row.classList.contains("di-undocumented"));
         row.hidden = hide;
         if (!hide) { shown += 1; }
       });
       each(compare, ".di-compare-category", function (section) {
-        section.hidden = !section.querySelector("tr[data-differs]:not([hidden])");
+        section.hidden = !section.querySelector("tr.di-row:not([hidden])");
       });
-      var differing = compare.querySelectorAll("tr[data-differs='true']").length;
+      var differing = compare.querySelectorAll("tr.di-differs").length;
       count.textContent = shown + " of " + rows.length + " features shown; " + differing + " differ";
       setParams({diff: diffOnly.checked ? "1" : null, known: hideUnknown.checked ? "1" : null});
     }
@@ -220,7 +220,7 @@
               var link = el("a", data.features[c[0]]);
               link.href = root + "features/" + c[0] + "/#" + c[0] + "--" + engine.id;
               line.appendChild(link);
-              line.appendChild(el("span", " (" + data.statuses[c[1]] + ")", "di-st di-st--" + c[1]));
+              line.appendChild(el("b", " (" + data.statuses[c[1]] + ")", "di-st--" + c[1]));
             });
             reasons.appendChild(line);
           });
@@ -241,14 +241,14 @@
     var table = details.closest("table");
     var header = row && row.querySelector("th");
     var columnHead = table && table.tHead ? table.tHead.rows[0].cells[cell.cellIndex] : null;
-    var feature = header ? header.textContent.replace(/#$/, "").replace(/differs$/, "").trim() : "";
+    var feature = header ? header.textContent.replace(/\s*differs$/, "").replace(/#$/, "").trim() : "";
     var engine = cell ? (cell.getAttribute("data-label") || (columnHead ? columnHead.textContent.trim() : "")) : "";
     if (table && table.classList.contains("di-feature-table")) { engine = header.textContent.trim(); feature = document.querySelector("h1").textContent.trim(); }
-    var badge = details.querySelector("summary .di-st");
+    var badge = details.querySelector("summary [class^='di-st--']");
     var value = details.querySelector("summary .di-value");
-    var anchor = details.querySelector(".di-anchor");
+    var url = window.location.href.split("#")[0].split("?")[0] + (cell && cell.id ? "#" + cell.id : row && row.id ? "#" + row.id : "");
     return {engine: engine, feature: feature, status: badge ? badge.textContent : "",
-            value: value ? value.textContent : "", url: anchor ? anchor.href : window.location.href};
+            value: value ? value.textContent : "", url: url};
   }
 
   // Each markup's own escaping: the text is data, and must stay text in the wiki too.
@@ -282,10 +282,10 @@
   function setUpCells(container) {
     container.addEventListener("toggle", function (event) {
       var details = event.target;
-      if (!details.matches || !details.matches("details.di-cell") || !details.open || details.hasAttribute("data-di-ready")) { return; }
+      if (!details.matches || !details.matches("td > details") || !details.open || details.hasAttribute("data-di-ready")) { return; }
       details.setAttribute("data-di-ready", "");
       var c = cellContext(details);
-      var meta = details.querySelector(".di-meta");
+      var meta = details.querySelector("div > p:last-child");
       var report = reportUrl(container, c);
       if (report) {
         meta.appendChild(document.createTextNode(" · "));
@@ -320,7 +320,7 @@
     var id = decodeURIComponent(window.location.hash.slice(1));
     var target = id && document.getElementById(id);
     if (!target) { return; }
-    var details = target.querySelector("details.di-cell") || target.closest("details");
+    var details = target.querySelector("td > details") || target.closest("details");
     if (details) { details.open = true; }
     each(document, ".di-targeted", function (node) { node.classList.remove("di-targeted"); });
     target.classList.add("di-targeted");
@@ -387,7 +387,7 @@
             var st = engine.support[feature.id];
             var td = row.insertCell();
             td.setAttribute("data-label", engine.name);
-            var badge = el("a", labels[st.status], "di-st di-st--" + st.status);
+            var badge = el("a", labels[st.status], "di-st--" + st.status);
             badge.href = root + "features/" + feature.id + "/#" + feature.id + "--" + engine.id;
             td.appendChild(badge);
             if (st.value) { td.appendChild(el("span", " " + st.value, "di-value")); }

@@ -221,7 +221,7 @@ class Catalog:
                         moves[f"compare/{old}.md"] = f"compare/{a.id}-vs-{b.id}.md"
         return moves
 
-    @property
+    @cached_property  # every CSV row and page footer asks: computed once
     def data_date(self) -> str:
         """The newest check of any statement or source: how fresh the data is."""
         dates = [s.checked for s in self.statements()] + [s.checked for s in self.sources.values()]

@@ -115,7 +115,7 @@ def matrix_csv(catalog: Catalog, commit: str) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
     writer.writeheader()
-    level = levels(catalog)
+    level, data_as_of = levels(catalog), catalog.data_date
     for engine in catalog.engines.values():
         for category in catalog.categories:
             for feature in category.features:
@@ -123,7 +123,7 @@ def matrix_csv(catalog: Catalog, commit: str) -> str:
                 row = {"engine": engine.id, "engine_name": engine.name, "category": category.id,
                        "feature": feature.id, "feature_name": feature.name, "status": st.status,
                        "value": st.value, "detail": st.detail, "sources": " ".join(st.sources),
-                       "checked": st.checked, "data_as_of": catalog.data_date, "commit": commit,
+                       "checked": st.checked, "data_as_of": data_as_of, "commit": commit,
                        "evidence": level[(engine.id, feature.id)], "since": st.since, "basis": st.basis}
                 writer.writerow({key: spreadsheet_safe(value) for key, value in row.items()})
     return out.getvalue()

@@ -62,8 +62,8 @@ def generated_pages(catalog) -> dict[str, tuple[str, str]]:
     from macros.site.render import pair_slug, rendered_pairs
 
     def page(call: str, wide: bool = False) -> str:
-        # a comparison repeats what feature and engine pages say: keep it out of the search index
-        extra = "---\nhide:\n  - toc\nsearch:\n  exclude: true\n---\n\n" if wide else ""
+        # a comparison is wide: no table of contents beside it
+        extra = "---\nhide:\n  - toc\n---\n\n" if wide else ""
         return f"{extra}{call}\n"
 
     pages = {}
@@ -89,9 +89,10 @@ def on_files(files, config):
         titles[path] = title
         # NOT_IN_NAV: on_nav below files them under their section, in data order
         files.append(File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV))
+    from macros import floor_build
     from macros.site.render import data_today
 
-    for path, content in downloads(catalog, config["extra"]["commit"], data_today(catalog)).items():
+    for path, content in ({} if floor_build() else downloads(catalog, config["extra"]["commit"], data_today(catalog))).items():
         files.append(File.generated(config, f"data/{path}", content=content))
     return files
 
@@ -127,12 +128,12 @@ def on_post_page(output, page, config):
 
 
 def on_nav(nav, config, files):
-    """Put each generated engine and feature page under the section whose index page sits in
-    the same folder. Comparisons stay out of the sidebar: their number grows with the square
-    of the engines, and every page renders the sidebar. The compare index and the engine
-    pages link to them."""
+    """Put each generated engine page under the Engines section. Feature pages and comparisons
+    stay out of the sidebar: on each of their pages the sidebar would list all of them, which
+    makes the build grow with the square of the catalog. The Features and Compare index pages,
+    the matrix and the engine pages link to them."""
     generated = [f for f in files.documentation_pages()
-                 if f.generated_by and f.page is not None and not f.src_uri.startswith("compare/")]
+                 if f.generated_by and f.page is not None and f.src_uri.startswith("engines/")]
     for section in nav.items:
         if not isinstance(section, Section) or not section.children:
             continue
@@ -173,7 +174,7 @@ def on_page_context(context, page, config, nav):
 def on_post_build(config):
     """Files that are not pages: an address for every comparison that is not pre-rendered (it
     opens the comparison drawn in the browser), and the status badges for wikis."""
-    from macros import catalog_for
+    from macros import catalog_for, floor_build
     from macros.site.badges import write_badges
     from macros.site.render import pair_slug, rendered_pairs
 
@@ -185,7 +186,8 @@ def on_post_build(config):
             folder = site / "compare" / pair_slug(a.id, b.id)
             folder.mkdir(parents=True, exist_ok=True)
             (folder / "index.html").write_text(pair_stub(a, b), encoding="utf-8")
-    write_badges(catalog, site / "badges")
+    if not floor_build():
+        write_badges(catalog, site / "badges")
 
 
 def pair_stub(a, b) -> str:

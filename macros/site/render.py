@@ -99,20 +99,22 @@ def _helpers(catalog: Catalog, root: str) -> dict:
     def badge(status_id):
         key = ("badge", status_id)
         if key not in cache:
-            cache[key] = Markup('<span class="di-st di-st--{0}">{1}</span>').format(
-                status_id, catalog.statuses[status_id].label)
+            # a comparison of 300 features carries 600 of these: a short element, styled by its class
+            cache[key] = Markup('<b class="di-st--{0}">{1}</b>').format(status_id, catalog.statuses[status_id].label)
         return cache[key]
 
-    def evidence_mark(level_id):
-        key = ("evidence", level_id)
+    def evidence_mark(level_id, short=False):
+        key = ("evidence", level_id, short)
         if key not in cache:
             symbol, label, _ = EVIDENCE[level_id]
-            cache[key] = Markup('<abbr class="di-ev di-ev--{0}" title="{1}">{2}</abbr>').format(level_id, label, symbol)
+            # in the matrix (15,000 cells at 50 engines) the symbol alone: the legend above says what it means
+            html = '<i class="di-ev--{0}">{2}</i>' if short else '<abbr class="di-ev--{0}" title="{1}">{2}</abbr>'
+            cache[key] = Markup(html).format(level_id, label, symbol)
         return cache[key]
 
-    def mark(statement):
+    def mark(statement, short=False):
         """The evidence mark of a statement that says something; none for an unknown."""
-        return evidence_mark(level[(statement.engine, statement.feature)]) if is_known(statement) else Markup("")
+        return evidence_mark(level[(statement.engine, statement.feature)], short) if is_known(statement) else Markup("")
 
     def refs(ids):
         """Numbered links to the page's list of sources (the original article by name): the list
@@ -120,8 +122,8 @@ def _helpers(catalog: Catalog, root: str) -> dict:
         key = ("refs", tuple(ids))
         if key not in cache:
             cache[key] = Markup("").join(
-                Markup('<a class="di-ref" href="#cite-{0}">[{1}]</a>').format(
-                    sid, "article" if catalog.sources[sid].kind == "claim" else numbers[sid]) for sid in ids)
+                Markup('<a href="#cite-{0}">[{0}]</a>').format(
+                    "article" if catalog.sources[sid].kind == "claim" else numbers[sid]) for sid in ids)
         return cache[key]
 
     def quotes(ids):
