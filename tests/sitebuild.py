@@ -6,7 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from macros.tools.bench import copy_project  # noqa: F401  (re-exported for the tests)
+from macros.tools.bench import copy_project, generated_project  # noqa: F401  (re-exported for the tests)
+
+
+def small_project(target: Path) -> Path:
+    """The project with a small generated catalog (3 engines, 12 features): for tests of how the
+    site is built, which need a build but not the real data, and build in a fraction of the time."""
+    return generated_project(target, 3, 12)
 
 
 def build(project: Path, site_dir: Path, *extra: str, env: dict | None = None) -> subprocess.CompletedProcess:

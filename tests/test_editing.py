@@ -7,7 +7,7 @@ import re
 import pytest
 
 from conftest import ROOT
-from sitebuild import build, copy_project
+from sitebuild import build, copy_project, small_project
 
 from macros.data.catalog import TOP_FILES
 
@@ -60,7 +60,7 @@ def test_every_schema_field_has_a_description():
 def test_edit_links_point_at_the_file_behind_the_page(tmp_path):
     from macros.data.catalog import build_catalog
 
-    project = copy_project(tmp_path / "project")
+    project = small_project(tmp_path / "project")
     site = tmp_path / "site"
     result = build(project, site, env={"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "team/site"})
     assert result.returncode == 0, result.stderr

@@ -22,7 +22,7 @@ from conftest import ROOT, TODAY, messages, run_macros
 from macros.data.catalog import read_catalog
 from macros.site import render
 from macros.site.hooks import generated_pages
-from sitebuild import build, copy_project
+from sitebuild import build, copy_project, small_project
 
 
 def only(problems, text):
@@ -173,7 +173,7 @@ def test_a_build_with_a_payload_in_every_field_writes_nothing_live(tmp_path):
     project = copy_project(tmp_path / "project")
     for path in [*(project / "data").glob("*.yml"), *(project / "data/engines").glob("*.yml")]:
         path.unlink()
-    write_catalog(project / "data", engines=3, features=6, per_category=3)
+    write_catalog(project / "data", engines=3, features=6, per_category=3)  # poisoned below
     poison(project / "data")
     check = run_macros("check", cwd=project, data=project / "data")
     assert check.returncode == 0, check.stderr  # the payloads are all allowed: the renderer must make them inert
@@ -199,10 +199,10 @@ def test_a_build_with_a_payload_in_every_field_writes_nothing_live(tmp_path):
 
 
 def test_template_syntax_in_a_name_stops_the_build_before_anything_runs(tmp_path):
-    project = copy_project(tmp_path / "project")
+    project = small_project(tmp_path / "project")
     path = project / "data/engines/vllm.yml"
-    path.write_text(path.read_text(encoding="utf-8").replace(
-        "name: vLLM", "name: \"vLLM {{ lipsum.__globals__.os.system('touch " + MARKER + "') }}\"", 1), encoding="utf-8")
+    path.write_text(re.sub(r"name: .*", "name: \"vLLM {{ lipsum.__globals__.os.system('touch " + MARKER + "') }}\"",
+                           path.read_text(encoding="utf-8"), count=1), encoding="utf-8")
     result = build(project, tmp_path / "site")
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert re.search(r"data/engines/vllm\.yml:3:\d+: 'name' contains `\{\{`", result.stderr), result.stderr
@@ -288,7 +288,7 @@ def test_an_engine_id_with_vs_is_refused(data):
 
 
 def test_the_build_refuses_a_page_with_the_same_html_id_twice(tmp_path):
-    project = copy_project(tmp_path / "project")
+    project = small_project(tmp_path / "project")
     (project / "docs/twice.md").write_text('# Twice\n\n<p id="same">a</p>\n\n<p id="same">b</p>\n', encoding="utf-8")
     result = build(project, tmp_path / "site")
     assert result.returncode != 0 and "twice.md: the HTML id 'same' appears twice" in result.stderr

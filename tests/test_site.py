@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT, TODAY
 from macros.data.catalog import read_catalog
 from macros.site import guide as guide_logic, render
-from sitebuild import build, copy_project
+from sitebuild import build, copy_project, small_project
 
 
 def page(site: Path, url: str) -> str:
@@ -115,12 +115,16 @@ def test_links_are_relative_to_the_page(catalog):
     assert f'href="../../features/{feature}/"' in render.compare(catalog, f"compare/{a}-vs-{b}/", a, b)
 
 
-def test_a_third_engine_adds_its_page_column_and_comparisons(tmp_path, catalog):
-    project = copy_project(tmp_path / "project")
+def test_a_third_engine_adds_its_page_column_and_comparisons(tmp_path):
+    from macros.data.catalog import build_catalog
+
+    project = small_project(tmp_path / "project")
+    catalog = build_catalog(project / "data")
     base = next(iter(catalog.engines.values()))
     text = (project / f"data/engines/{base.id}.yml").read_text(encoding="utf-8")
     (project / "data/engines/gamma.yml").write_text(text.replace(f"id: {base.id}\n", "id: gamma\n", 1)
-                                                   .replace(f"name: {base.name}\n", "name: Gamma\n", 1), encoding="utf-8")
+                                                   .replace(f"name: {base.name}\n", "name: Gamma\n", 1)
+                                                   .replace("featured-comparisons:", "# featured-comparisons:"), encoding="utf-8")
     docs_before = sorted(p.relative_to(project) for p in (project / "docs").rglob("*"))
     result = build(project, tmp_path / "site")
     assert result.returncode == 0, result.stderr
@@ -133,16 +137,16 @@ def test_a_third_engine_adds_its_page_column_and_comparisons(tmp_path, catalog):
 
 
 def test_an_undefined_name_in_a_page_fails_the_build_naming_the_page(tmp_path):
-    project = copy_project(tmp_path / "project")
+    project = small_project(tmp_path / "project")
     (project / "docs" / "broken-page.md").write_text("# Broken\n\n{{ no_such_macro }}\n", encoding="utf-8")
     result = build(project, tmp_path / "site")
     assert result.returncode != 0
     assert "broken-page.md" in result.stderr and "no_such_macro" in result.stderr
 
 
-def test_bad_data_stops_the_build_with_the_check_messages(tmp_path, catalog):
-    project = copy_project(tmp_path / "project")
-    engine = next(iter(catalog.engines))
+def test_bad_data_stops_the_build_with_the_check_messages(tmp_path):
+    project = small_project(tmp_path / "project")
+    engine = sorted(p.stem for p in (project / "data/engines").glob("*.yml"))[0]
     path = project / f"data/engines/{engine}.yml"
     path.write_text(re.sub(r"status: [a-z-]+", "status: no", path.read_text(encoding="utf-8"), count=1), encoding="utf-8")
     result = build(project, tmp_path / "site")
@@ -311,13 +315,16 @@ def internal_links(site: Path):
                 yield path, url.replace("&amp;", "&")
 
 
-def test_a_site_hosted_on_gitlab_under_a_sub_path(tmp_path, catalog):
+def test_a_site_hosted_on_gitlab_under_a_sub_path(tmp_path):
     """An internal GitLab: a sub-path, edit and report links in GitLab's form from CI_PROJECT_URL,
     and a git remote carrying a job token that must not reach any file of the site."""
     import subprocess
 
+    from macros.data.catalog import build_catalog
+
     token = "glcbt-SECRET-TOKEN"
-    project = copy_project(tmp_path / "project")
+    project = small_project(tmp_path / "project")
+    catalog = build_catalog(project / "data")
     config = project / "mkdocs.yml"
     config.write_text(config.read_text(encoding="utf-8").replace(
         "site_name:", "site_url: https://intranet.example.org/tools/engines/\nsite_name:", 1), encoding="utf-8")
