@@ -274,6 +274,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _INVISIBLE = re.compile("[\u180e\u200b-\u200d\u2060-\u2064\ufeff\U000e0000-\U000e007f]")
 _TEMPLATE = re.compile(r"\{[{%#]")
+_ASCII_SUSPECT = re.compile("[\x00-\x1f\x7f{<>]")  # in ASCII text, only these can start a problem above
 _ANGLE = re.compile(r"[<>]")
 _EMOJI_MODIFIERS = "\ufe0f\ufe0e" + "".join(chr(c) for c in range(0x1F3FB, 0x1F400))
 
@@ -319,6 +320,8 @@ def _field(pointer) -> str:
 def text_problems(field: str, text: str) -> list[tuple[str, str]]:
     """(message, tip) for each way `text` could hide, fake or inject: the same test for the data
     and for `make new-engine`. Labels (names, titles, values) are held to the stricter rule."""
+    if text.isascii() and not _ASCII_SUSPECT.search(text):
+        return []  # the common case, decided in one scan: nothing below can match
     found = []
     label = field in LABEL_KEYS or field in ("id", "former-ids")
     control = _CONTROL.search(text if label else text.replace("\n", "").replace("\t", ""))

@@ -79,19 +79,16 @@ def generated_pages(catalog) -> dict[str, tuple[str, str]]:
 
 @event_priority(50)  # before mkdocs-redirects looks for the pages its redirects lead to
 def on_files(files, config):
-    from macros import catalog_for
-
+    from macros import catalog_for, floor_build, startup_build
     from macros.site.downloads import downloads
+    from macros.site.render import data_today
 
     catalog = catalog_for(config)
     titles = config.__dict__["_titles"] = {}
-    for path, (title, content) in generated_pages(catalog).items():
+    for path, (title, content) in ({} if startup_build() else generated_pages(catalog)).items():
         titles[path] = title
         # NOT_IN_NAV: on_nav below files them under their section, in data order
         files.append(File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV))
-    from macros import floor_build
-    from macros.site.render import data_today
-
     for path, content in ({} if floor_build() else downloads(catalog, config["extra"]["commit"], data_today(catalog))).items():
         files.append(File.generated(config, f"data/{path}", content=content))
     return files

@@ -4,8 +4,9 @@ target beside each and ok/MISSED.
 - this site: build time against its floor (the same pages and config with trivial content);
 - generated catalogs of 8x80, 20x150 and 50x300 (engines x features): build time, pages, total
   size, and the same build with trivial content. Growth is judged on the trivial-content time
-  per page after subtracting the fixed start-up (a one-page build): at 50x300 at most 1.5x that
-  at 8x80, so the build stays linear in pages;
+  per page after subtracting the start-up (the same build without the pages made from data:
+  loading and checking the data, the hand-written pages): at 50x300 at most 1.5x that at 8x80,
+  so the build stays linear in pages;
 - byte budgets at 50x300: the matrix, one comparison, the search index, the whole site;
 - `make check` on the real data and, cold, on 50x300.
 """
@@ -26,7 +27,7 @@ PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "macros")
 SIZES = [(8, 80), (20, 150), (50, 300)]
 MB, KB = 1024 * 1024, 1024
 TARGETS = {"growth": 1.5, "site_mb": 150, "matrix_mb": 3, "compare_kb": 400, "search_mb": 3, "check_real": 1.0,
-           "check_big": 2.0, "floor_ratio": 2.0}
+           "check_big": 2.0}
 
 
 def copy_project(target: Path) -> Path:
@@ -63,9 +64,11 @@ def run(command: list[str], cwd: Path, **env) -> float:
     return seconds
 
 
-def build(project: Path, site: Path, floor: bool = False, runs: int = 1) -> float:
+def build(project: Path, site: Path, floor: str = "", runs: int = 1) -> float:
+    """Seconds of a build: full content; `floor="1"` trivial content; `floor="startup"` trivial
+    content and none of the pages made from data (the start-up, for that catalog)."""
     mkdocs = str(Path(sys.executable).with_name("mkdocs"))
-    return min(run([mkdocs, "build", "-q", "-d", str(site)], project, **({"DI_FLOOR": "1"} if floor else {}))
+    return min(run([mkdocs, "build", "-q", "-d", str(site)], project, **({"DI_FLOOR": floor} if floor else {}))
                for _ in range(runs))
 
 
@@ -93,19 +96,13 @@ def main(engines: int = 50, features: int = 300) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         real = copy_project(tmp / "real")
-        real_build, real_floor = build(real, tmp / "real-site", runs=3), build(real, tmp / "real-floor", floor=True, runs=3)
+        real_build, real_floor = build(real, tmp / "real-site", runs=3), build(real, tmp / "real-floor", floor="1", runs=3)
         real_check = min(check_time(real) for _ in range(3))
         print(f"== this site ({pages(tmp / 'real-site')} pages, {size(tmp / 'real-site') / MB:.1f} MB)")
-        print(f"  build {real_build:6.2f} s, floor {real_floor:6.2f} s (same pages, trivial content): "
-              f"{real_build / real_floor:4.2f}x, target <= {TARGETS['floor_ratio']}x: {ok(real_build / real_floor <= TARGETS['floor_ratio'])}")
+        print(f"  build {real_build:6.2f} s, floor {real_floor:6.2f} s (same pages, trivial content, no downloads "
+              f"or badges): content costs {real_build / real_floor:4.2f}x the floor")
         print(f"  make check {real_check:5.2f} s, target < {TARGETS['check_real']} s: {ok(real_check < TARGETS['check_real'])}",
               flush=True)
-
-        start_project = generated_project(tmp / "one", 1, 1)
-        startup = build(start_project, tmp / "one-site", floor=True, runs=3)
-        startup_pages = pages(tmp / "one-site")
-        print(f"== start-up: a one-engine, one-feature build with trivial content: {startup:.2f} s "
-              f"({startup_pages} pages)", flush=True)
 
         rows = []
         for n_engines, n_features in sizes:
@@ -113,13 +110,15 @@ def main(engines: int = 50, features: int = 300) -> int:
             site, floor_site = tmp / f"g{n_engines}-site", tmp / f"g{n_engines}-floor"
             check = check_time(project)  # cold: the first run on these files
             full = build(project, site)
-            floor = build(project, floor_site, floor=True)
-            n_pages = pages(site)
+            floor = build(project, floor_site, floor="1", runs=2)
+            startup = build(project, tmp / f"g{n_engines}-startup", floor="startup", runs=2)
+            n_pages, startup_pages = pages(site), pages(tmp / f"g{n_engines}-startup")
             per_page = (floor - startup) / max(1, n_pages - startup_pages)
             rows.append((n_engines, n_features, full, floor, n_pages, size(site), per_page, check, site))
             print(f"== generated {n_engines} engines x {n_features} features: {n_pages} pages, "
-                  f"{size(site) / MB:.1f} MB; build {full:.2f} s; trivial content {floor:.2f} s "
-                  f"= {per_page * 1000:.1f} ms per page after start-up; make check (cold) {check:.2f} s", flush=True)
+                  f"{size(site) / MB:.1f} MB; build {full:.2f} s; trivial content {floor:.2f} s, of which start-up "
+                  f"{startup:.2f} s (loading and checking the data, the {startup_pages} hand-written pages) "
+                  f"= {per_page * 1000:.1f} ms per page; make check (cold) {check:.2f} s", flush=True)
 
         first, last = rows[0], rows[-1]
         growth = last[6] / first[6]
