@@ -20,7 +20,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 export PYTHONDONTWRITEBYTECODE := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check fmt diff new-engine test browser-tools bench audit links clean
+.PHONY: help setup serve build check fmt diff new-engine test browser-tools bench audit links twin clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -76,6 +76,10 @@ $(CHROMIUM):
 $(NODE_TOOLS): tests/browser/package.json tests/browser/package-lock.json
 	npm ci --prefix tests/browser --no-audit --no-fund --silent
 
+twin: build ## Build with ProperDocs too, and check it is the same site but for the generator tag
+	$(BIN)/properdocs build -f mkdocs.yml --strict --clean -q -d site-properdocs
+	$(BIN)/python -m macros twin site site-properdocs
+
 bench: $(RUNTIME) ## Build cost of this site and of 50 engines x 300 features, against their floors (prints figures)
 	$(BIN)/python -m macros bench
 
@@ -89,5 +93,5 @@ links: build ## Add the pages and anchors of a fresh build to tests/promised-lin
 	$(BIN)/python -m macros links --site site
 
 clean: ## Remove the built site and caches (keeps .venv)
-	rm -rf site .pytest_cache build test-results
+	rm -rf site site-properdocs .pytest_cache build test-results
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +

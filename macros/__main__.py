@@ -109,7 +109,7 @@ def fmt(args) -> int:
 
 def diff(args) -> int:
     from macros.data.catalog import read_catalog
-    from macros.tools.diff import RevisionError, catalog_at, describe
+    from macros.data.changes import RevisionError, catalog_at, describe
 
     try:
         old = catalog_at(args.revision, Path(args.data))
@@ -139,6 +139,12 @@ def new_engine(args) -> int:
     return 0
 
 
+def twin(args) -> int:
+    from macros.tools.twin import main as compare_builds
+
+    return compare_builds(args.first, args.second)
+
+
 def bench(args) -> int:
     from macros.tools.bench import main as run_bench
 
@@ -165,6 +171,10 @@ def main(argv=None) -> int:
     scaffold.add_argument("--id", required=True, help="the engine id: kebab-case, also the file name")
     scaffold.add_argument("--name", required=True, help="the engine's name as the project writes it")
     scaffold.set_defaults(run=new_engine)
+    twins = commands.add_parser("twin", help="compare two builds of the site, but for the generator tag")
+    twins.add_argument("first")
+    twins.add_argument("second")
+    twins.set_defaults(run=twin)
     bencher = commands.add_parser("bench", help="build cost and growth: this site, and generated catalogs up to ENGINES x FEATURES")
     bencher.add_argument("--engines", type=int, default=50)
     bencher.add_argument("--features", type=int, default=300)

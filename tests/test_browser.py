@@ -9,6 +9,7 @@ accessibility violation in light and dark schemes; screenshots for a reviewer.
 from __future__ import annotations
 
 import functools
+import re
 import http.server
 import os
 import threading
@@ -254,6 +255,25 @@ def test_a_deep_link_lands_visibly(browser, base_url, catalog, url):
     if "compare" in url:
         assert target.locator("details").get_attribute("open") is not None  # the detail opened by itself
     page.close()
+
+
+HOSTILE_CELL = {"engine": "A]](javascript:alert(1)) | {{x}} <b>", "feature": "[[Main Page]] ''bold'' {code}",
+                "status": "Supported", "value": "*x* |y| ~z~", "url": "https://example.org/m/#a (b) [c] |d"}
+
+
+def test_wiki_snippets_escape_hostile_names_for_each_markup(context, base_url):
+    page = context.new_page()
+    page.goto(base_url + "matrix/")
+    out = page.evaluate("(c) => Object.fromEntries(Object.entries(window.diSnippets).map(([k, f]) => [k, f(c)]))", HOSTILE_CELL)
+    # Markdown: one link; its text with every bracket and paren escaped, its address without spaces or parens
+    text, url = re.fullmatch(r"\[(.*)\]\((\S+)\)", out["Markdown"], re.S).groups()
+    assert not re.search(r"(?<!\\)[\[\]()<>]", text) and "(" not in url and " " not in url
+    # Confluence: [text|address], no unescaped bracket, bar or brace in the text
+    text, url = re.fullmatch(r"\[(.*)\|(\S+)\]", out["Confluence"], re.S).groups()
+    assert not re.search(r"(?<!\\)[\[\]|{}]", text) and "|" not in url and "]" not in url
+    # MediaWiki: [address text], markup characters of the text as entities
+    url, text = re.fullmatch(r"\[(\S+) (.*)\]", out["MediaWiki"], re.S).groups()
+    assert not re.search(r"[\[\]|<>{}']", text) and "]" not in url
 
 
 # --- guide ----------------------------------------------------------------------------------

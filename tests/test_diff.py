@@ -39,7 +39,9 @@ def test_one_status_change_is_one_readable_line(repo):
     edit(repo, "engines/alpha.yml", "status: experimental", "status: supported")
     out = commit_and_diff(repo)
     assert "- Alpha / Prefix caching: experimental -> supported" in out.splitlines()
-    assert out.count("\n- ") == 1
+    statements = out.split("### Statements")[1]
+    assert statements.count("\n- ") == 1
+    assert "Alpha / Prefix caching: raised experimental -> supported" in out.split("### Look closer")[1]
 
 
 def test_value_and_source_changes(repo):
@@ -81,3 +83,31 @@ def test_an_unknown_revision_is_a_clear_error(repo):
     result = run_macros("diff", "no-such-rev", cwd=repo, data=repo / "data")
     assert result.returncode == 1 and "cannot read the data at no-such-rev" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_status_raised_without_a_new_primary_source_is_flagged(repo):
+    edit(repo, "engines/beta.yml", "    status: unknown\n    detail: Not mentioned in the README.\n    sources: [beta-readme]\n"
+         "    searched: [https://beta.example.org/readme/]\n", "    status: supported\n    detail: Now it is.\n"
+         "    sources: [beta-readme]\n")
+    out = commit_and_diff(repo)
+    assert "### Look closer" in out and "Beta / Prefix caching: raised unknown -> supported without a new" in out
+
+
+def test_a_status_raised_with_a_re_checked_primary_source_is_not_flagged(repo):
+    edit(repo, "engines/beta.yml", "    status: unknown\n    detail: Not mentioned in the README.\n    sources: [beta-readme]\n"
+         "    searched: [https://beta.example.org/readme/]\n", "    status: supported\n    detail: Now it is.\n"
+         "    sources: [beta-readme]\n")
+    edit(repo, "sources.yml", "checked: 2026-01-11", "checked: 2026-02-01")
+    edit(repo, "sources.yml", "    kind: readme\n", "    kind: readme\n    quote: Prefix caching is on.\n")
+    out = commit_and_diff(repo)
+    assert "Look closer" not in out and "Beta / Prefix caching: unknown -> supported" in out
+
+
+def test_an_old_revision_in_an_older_schema_is_read_tolerantly(repo):
+    edit(repo, "engines/alpha.yml", "official-urls: [https://alpha.example.org/]\n", "")  # as before the field existed
+    git(repo, "commit", "-qam", "old schema")
+    edit(repo, "engines/alpha.yml", "license: MIT\n", "license: MIT\nofficial-urls: [https://alpha.example.org/]\n")
+    edit(repo, "engines/alpha.yml", "status: experimental", "status: supported")
+    out = commit_and_diff(repo)
+    assert "Removed: Alpha" not in out and "Added: Alpha" not in out
+    assert "- Alpha / Prefix caching: experimental -> supported" in out

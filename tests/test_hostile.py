@@ -167,7 +167,8 @@ def poison(data_dir: Path) -> None:
 OUTPUTS = {".html": "html", ".json": "json", ".csv": "text", ".xml": "text", ".svg": "html"}
 
 
-def test_a_build_with_a_payload_in_every_field_writes_nothing_live(tmp_path):
+def test_a_build_with_a_payload_in_every_field_writes_nothing_live(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     from macros.tools.synthetic import write_catalog
 
     project = copy_project(tmp_path / "project")
@@ -175,6 +176,9 @@ def test_a_build_with_a_payload_in_every_field_writes_nothing_live(tmp_path):
         path.unlink()
     write_catalog(project / "data", engines=3, features=6, per_category=3)  # poisoned below
     poison(project / "data")
+    # a history, so the feed of data changes is built too, from a hostile commit message
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "<img src=x onerror=alert(1)> {{ 7*7 }}"]):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=project, check=True)
     check = run_macros("check", cwd=project, data=project / "data")
     assert check.returncode == 0, check.stderr  # the payloads are all allowed: the renderer must make them inert
     site = tmp_path / "site"
@@ -193,7 +197,11 @@ def test_a_build_with_a_payload_in_every_field_writes_nothing_live(tmp_path):
                 assert live_markup(doc["title"]) == [] and live_markup(doc["text"]) == [], doc["location"]
         elif OUTPUTS[path.suffix] == "html":
             assert live_markup(text) == [], path
-    assert {".html", ".json", ".csv"} <= kinds
+    assert {".html", ".json", ".csv", ".svg", ".xml"} <= kinds
+    import xml.etree.ElementTree as ET
+
+    feed = ET.fromstring((site / "feed.xml").read_text(encoding="utf-8"))  # still well-formed XML
+    assert "<img src=x" in feed.find("{http://www.w3.org/2005/Atom}entry/{http://www.w3.org/2005/Atom}title").text
     title = re.search(r"<title>(.*?)</title>", (site / "engines/deepinfer/index.html").read_text(encoding="utf-8"))[1]
     assert "&amp;amp;" in title and "<" not in title  # shown as written, escaped once
 
@@ -374,7 +382,7 @@ def test_check_output_escapes_control_characters(data):
 
 
 def test_diff_output_escapes_control_characters(data):
-    from macros.tools.diff import describe
+    from macros.data.changes import describe
 
     old, _ = read_catalog(data.path)
     new, _ = read_catalog(data.path)

@@ -251,23 +251,29 @@
             value: value ? value.textContent : "", url: url};
   }
 
-  // Each markup's own escaping: the text is data, and must stay text in the wiki too.
+  // Each markup's own escaping: the text is data, and must stay text in the wiki too. Addresses
+  // lose every character a markup could read as its own syntax.
+  function safeUrl(url) {
+    return url.replace(/[\s()\[\]|<>{}'"`*_\\^]/g, function (ch) {
+      return "%" + ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0");
+    });
+  }
+  function line(c) { return c.engine + ", " + c.feature + ": " + c.status + (c.value ? " (" + c.value + ")" : ""); }
   var SNIPPETS = {
     "Markdown": function (c) {
-      var text = (c.engine + ", " + c.feature + ": " + c.status + (c.value ? " (" + c.value + ")" : "")).replace(/([\\`*_{}\[\]()#+\-.!|<>])/g, "\\$1");
-      return "[" + text + "](" + c.url.replace(/[()\s]/g, encodeURIComponent) + ")";
+      return "[" + line(c).replace(/([\\`*_{}\[\]()#+\-.!|<>~])/g, "\\$1") + "](" + safeUrl(c.url) + ")";
     },
     "Confluence": function (c) {
-      var text = (c.engine + ", " + c.feature + ": " + c.status + (c.value ? " (" + c.value + ")" : "")).replace(/([\\\[\]{}|*_+\-^~?!#])/g, "\\$1");
-      return "[" + text + "|" + c.url.replace(/[\[\]|\s]/g, encodeURIComponent) + "]";
+      return "[" + line(c).replace(/([\\\[\]{}|*_+\-^~?!#])/g, "\\$1") + "|" + safeUrl(c.url) + "]";
     },
     "MediaWiki": function (c) {
-      var text = (c.engine + ", " + c.feature + ": " + c.status + (c.value ? " (" + c.value + ")" : ""))
-        .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\[/g, "&#91;").replace(/\]/g, "&#93;")
-        .replace(/\|/g, "&#124;").replace(/\{/g, "&#123;").replace(/\}/g, "&#125;").replace(/'/g, "&#39;");
-      return "[" + c.url.replace(/[\[\]\s|]/g, encodeURIComponent) + " " + text + "]";
+      var entities = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "&#91;", "]": "&#93;", "|": "&#124;", "{": "&#123;",
+                      "}": "&#125;", "'": "&#39;", "~": "&#126;"};
+      return "[" + safeUrl(c.url) + " " + line(c).replace(/[&<>\[\]|{}'~]/g, function (ch) { return entities[ch]; }) + "]";
     }
   };
+
+  window.diSnippets = SNIPPETS;  // the browser tests feed them hostile names
 
   function reportUrl(container, c) {
     var repo = container.getAttribute("data-repo");

@@ -91,7 +91,21 @@ def on_files(files, config):
         files.append(File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV))
     for path, content in ({} if floor_build() else downloads(catalog, config["extra"]["commit"], data_today(catalog))).items():
         files.append(File.generated(config, f"data/{path}", content=content))
+    config.__dict__["_feed"] = None if floor_build() else data_feed(config)
     return files
+
+
+def data_feed(config) -> str | None:
+    """The Atom feed of data changes, or None (and a message) when the history is not there."""
+    from macros.site.feed import feed, history_state
+    from macros.site.repository import repository
+
+    root = Path(config["config_file_path"]).parent
+    state = history_state(root)
+    if state == "shallow":
+        print("feed.xml is not built: this clone is shallow and the feed reads the whole history "
+              "(git fetch --unshallow; in CI, fetch-depth: 0 or GIT_DEPTH: 0)", file=sys.stderr)
+    return feed(root, config.get("site_url") or "", repository(config["extra"], os.environ)) if state == "full" else None
 
 
 @event_priority(-100)  # after mkdocs-macros, which renders any `{{` it finds in a title
@@ -111,9 +125,14 @@ def on_page_content(html, page, config, files):
 
 
 def on_post_page(output, page, config):
-    """Every HTML id on a page is unique, whatever sections later templates add: a repeated id
-    sends a promised link to the wrong place."""
+    """The feed in every page's head; and every HTML id on a page is unique, whatever sections
+    later templates add: a repeated id sends a promised link to the wrong place."""
     from macros.data.problems import printable
+    from macros.site.render import site_root
+
+    if config.__dict__.get("_feed"):
+        link = f'<link rel="alternate" type="application/atom+xml" title="Data changes" href="{site_root(page.url)}feed.xml">'
+        output = output.replace("</head>", link + "</head>", 1)
 
     seen = set()
     for value in _HTML_ID.findall(output):
@@ -185,6 +204,8 @@ def on_post_build(config):
             (folder / "index.html").write_text(pair_stub(a, b), encoding="utf-8")
     if not floor_build():
         write_badges(catalog, site / "badges")
+    if config.__dict__.get("_feed"):
+        (site / "feed.xml").write_text(config.__dict__["_feed"], encoding="utf-8")
 
 
 def pair_stub(a, b) -> str:
