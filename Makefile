@@ -58,7 +58,7 @@ new-engine: $(RUNTIME) ## Start an engine file with every cell not-researched: m
 test: $(STAMP) browser-tools ## Check the data, then every test on every core (browser included; the tests build the site strictly)
 	@start=$$(date +%s); \
 	$(BIN)/python -m macros check && \
-	BROWSER=$(BROWSER) CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -n $(JOBS) && \
+	BROWSER=$(BROWSER) CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -n $(JOBS) --dist worksteal && \
 	echo "make test: all green in $$(( $$(date +%s) - start )) s (target: 90 s warm on 2 cores)"
 
 # Chromium from Debian (test tools cannot download browsers here) and axe-core from npm.

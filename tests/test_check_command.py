@@ -49,6 +49,7 @@ def test_every_problem_is_reported_then_one_count(data):
     assert len(lines) >= 4 and result.stderr.splitlines()[-1] == f"{len(lines)} problems in 3 files"
 
 
+@pytest.mark.data
 def test_committed_data_passes_with_a_summary():
     result = run_check(ROOT / "data", cwd=ROOT)
     assert result.returncode == 0, result.stderr

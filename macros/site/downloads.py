@@ -24,7 +24,7 @@ SCHEMA_VERSION = "2.1"
 EXPORT_SCHEMAS = Path(__file__).parent / "exports"
 DATA_LICENSE = "CC-BY-4.0"
 CSV_COLUMNS = ["engine", "engine_name", "category", "feature", "feature_name", "status", "value", "detail",
-               "sources", "checked", "data_as_of", "commit", "evidence", "since", "basis"]
+               "sources", "checked", "data_as_of", "commit", "evidence", "since", "basis", "license"]
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -124,7 +124,8 @@ def matrix_csv(catalog: Catalog, commit: str) -> str:
                        "feature": feature.id, "feature_name": feature.name, "status": st.status,
                        "value": st.value, "detail": st.detail, "sources": " ".join(st.sources),
                        "checked": st.checked, "data_as_of": data_as_of, "commit": commit,
-                       "evidence": level[(engine.id, feature.id)], "since": st.since, "basis": st.basis}
+                       "evidence": level[(engine.id, feature.id)], "since": st.since, "basis": st.basis,
+                       "license": DATA_LICENSE}
                 writer.writerow({key: spreadsheet_safe(value) for key, value in row.items()})
     return out.getvalue()
 

@@ -36,7 +36,8 @@ def on_config(config):
     config["extra"]["commit"] = git_commit()
     config["extra"]["commit_date"] = git_commit_date()
     catalog = catalog_for(config)
-    config["copyright"] = f"Data as of {catalog.data_date} · commit {config['extra']['commit']}"
+    config["copyright"] = (f"Data as of {catalog.data_date} · commit {config['extra']['commit']} · "
+                           "data CC BY 4.0, code Apache-2.0")
     # renamed features and engines: their old pages redirect (the redirect keeps the #anchor)
     config.plugins["redirects"].config["redirect_maps"].update(catalog.redirects())
     return config
@@ -62,8 +63,9 @@ def generated_pages(catalog) -> dict[str, tuple[str, str]]:
     from macros.site.render import pair_slug, rendered_pairs
 
     def page(call: str, wide: bool = False) -> str:
-        # a comparison is wide: no table of contents beside it
-        extra = "---\nhide:\n  - toc\n---\n\n" if wide else ""
+        # a comparison is wide: no table of contents beside it. Out of the search index: what it
+        # says is on the feature pages, each once (the compare index, in the index, names every pair)
+        extra = "---\nhide:\n  - toc\nsearch:\n  exclude: true\n---\n\n" if wide else ""
         return f"{extra}{call}\n"
 
     pages = {}
