@@ -29,6 +29,15 @@ class RevisionError(Exception):
     pass
 
 
+def git_output(root: Path, *args: str) -> str | None:
+    """What `git ARGS` prints in `root`, or None when git fails or is missing (outside a checkout)."""
+    try:
+        result = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return result.stdout if result.returncode == 0 else None
+
+
 def _git(cwd: Path, *args: str) -> bytes:
     result = subprocess.run(["git", *args], cwd=cwd, capture_output=True)
     if result.returncode != 0:

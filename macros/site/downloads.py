@@ -12,11 +12,11 @@ import csv
 import datetime as dt
 import io
 import json
-import subprocess
 from dataclasses import asdict, fields
 from pathlib import Path
 
 from macros.data.catalog import ROOT, SCHEMA_DIR
+from macros.data.changes import git_output
 from macros.data.evidence import MAX_AGE_DAYS, checked_against, levels, quality
 from macros.data.model import Catalog
 
@@ -31,22 +31,12 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def git_commit(root: Path = ROOT) -> str:
     """The short commit of the checkout, or "unknown" outside git."""
-    try:
-        result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
-                                timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return result.stdout.strip() if result.returncode == 0 else "unknown"
+    return (git_output(root, "rev-parse", "--short", "HEAD") or "unknown").strip()
 
 
 def git_commit_date(root: Path = ROOT) -> str:
     """The day of the checkout's commit (YYYY-MM-DD), or "" outside git."""
-    try:
-        result = subprocess.run(["git", "log", "-1", "--format=%cs"], cwd=root, capture_output=True, text=True,
-                                timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return result.stdout.strip() if result.returncode == 0 else ""
+    return (git_output(root, "log", "-1", "--format=%cs") or "").strip()
 
 
 def stamp(catalog: Catalog, commit: str) -> dict:

@@ -1,0 +1,92 @@
+"""The feed of data changes, /feed.xml (Atom, RFC 4287): one entry per commit that changed data/,
+newest first, its text the same plain-words change as `make diff`.
+
+It needs the whole history. A shallow clone gets no feed and a message saying so, never a
+different feed. Each commit's text is kept in a cache on disk, keyed by commit, so `make serve`
+does not walk the history again on every reload, and two builds of one commit write the same bytes.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from macros.data.changes import git_output
+
+ENTRIES = 30
+CACHE_FORMAT = "2"  # bump when the text of an entry changes, so old cached texts are not reused
+FEED_ID = "tag:inference-engines-compared,2026:data-changes"
+
+
+def history_state(root: Path) -> str:
+    """"full", "shallow" or "none" (not a git checkout, or no commit yet)."""
+    shallow = git_output(root, "rev-parse", "--is-shallow-repository")
+    if shallow is None or git_output(root, "rev-parse", "--verify", "-q", "HEAD") is None:
+        return "none"
+    return "shallow" if shallow.strip() == "true" else "full"
+
+
+def data_commits(root: Path) -> list[tuple[str, str, str]]:
+    """(commit, date, subject) of the newest commits that changed data/, newest first."""
+    out = git_output(root, "log", f"-n{ENTRIES}", "--format=%H%x1f%cI%x1f%s", "--", "data") or ""
+    return [tuple(line.split("\x1f", 2)) for line in out.splitlines() if line.count("\x1f") == 2]
+
+
+def _cache_dir() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "inference-engines-compared" / "feed"
+
+
+def change_text(root: Path, commit: str) -> str:
+    """The plain-words change a commit made to the data, from the cache when it is there."""
+    from macros.data.changes import catalog_at, describe
+    from macros.data.model import Catalog
+
+    cached = _cache_dir() / f"{commit}-{CACHE_FORMAT}.md"
+    if cached.is_file():
+        return cached.read_text(encoding="utf-8")
+    data = Path(root) / "data"
+    parent = git_output(root, "rev-parse", "-q", "--verify", f"{commit}^")
+    before = catalog_at(parent.strip(), data) if parent else Catalog({}, [], {}, {}, [], [])
+    text = describe(before, catalog_at(commit, data)).removeprefix("## Data changes\n").strip()
+    if text == "No change to the data.":  # schemas or wording around the statements
+        files = (git_output(root, "diff-tree", "--no-commit-id", "--name-only", "-r", commit, "--", "data") or "").split()
+        text = "No statement changed. Files changed: " + ", ".join(files)
+    text += "\n"
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_text(text, encoding="utf-8")
+    except OSError:
+        pass  # a read-only home: the feed is still right, only slower next time
+    return text
+
+
+def atom(entries: list[tuple[str, str, str, str]], site_url: str, repository: dict) -> str:
+    """The feed. `entries`: (commit, date, subject, text), newest first."""
+    def commit_link(commit: str) -> str:
+        if not repository:
+            return ""
+        separator = "/-/" if repository.get("host") == "gitlab" else "/"
+        return f'<link rel="alternate" href={quoteattr(repository["url"] + separator + "commit/" + commit)}/>'
+
+    updated = entries[0][1] if entries else "1970-01-01T00:00:00+00:00"
+    lines = ['<?xml version="1.0" encoding="utf-8"?>', '<feed xmlns="http://www.w3.org/2005/Atom">',
+             "<title>Inference engines compared: data changes</title>",
+             f"<id>{escape(site_url + 'feed.xml' if site_url else FEED_ID)}</id>", f"<updated>{escape(updated)}</updated>",
+             "<author><name>Inference engines compared</name></author>"]
+    if site_url:
+        lines += [f'<link rel="self" href={quoteattr(site_url + "feed.xml")}/>', f"<link href={quoteattr(site_url)}/>"]
+    for commit, date, subject, text in entries:
+        lines += ["<entry>", f"<title>{escape(subject)}</title>", f"<id>{FEED_ID}:{commit}</id>",
+                  f"<updated>{escape(date)}</updated>", commit_link(commit),
+                  f'<content type="text">{escape(text)}</content>', "</entry>"]
+    lines.append("</feed>")
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def feed(root: Path, site_url: str, repository: dict) -> str | None:
+    """The feed's text, or None when the history is not there to build it from."""
+    if history_state(root) != "full":
+        return None
+    entries = [(commit, date, subject, change_text(root, commit)) for commit, date, subject in data_commits(root)]
+    return atom(entries, site_url, repository)
