@@ -102,6 +102,6 @@ def define_env(env):
         return env.macro(macro)
 
     for function in (render.home, render.status_legend, render.matrix, render.compare, render.compare_index,
-                     render.live_compare, render.feature_page, render.feature_index, render.engine_page,
+                     render.live_compare, render.feature_page, render.retired_page, render.feature_index, render.engine_page,
                      render.engine_index, render.guide, render.sources_list, render.seed_text, render.data_quality):
         one_line(function)

@@ -271,6 +271,42 @@ def test_wiki_snippets_escape_hostile_names_for_each_markup(context, base_url):
     assert not re.search(r"[\[\]|<>{}']", text) and "]" not in url
 
 
+def test_any_two_engines_compared_in_the_browser(watched, base_url, catalog):
+    page = watched.page
+    engines = list(catalog.engines.values())
+    a, b = engines[0], engines[-1]
+    page.goto(base_url + "compare/")
+    page.select_option("select[name=a]", a.id)
+    page.select_option("select[name=b]", b.id)
+    page.click(".di-picker button")
+    page.wait_for_url(f"**/compare/{a.id}-vs-{b.id}/")  # a pre-rendered pair, or its address that draws it
+    page.goto(base_url + f"compare/live/?a={a.id}&b={b.id}")
+    page.wait_for_selector(".di-live table")
+    assert page.locator(".di-live tr[id]").count() == len(catalog.features)
+    assert page.locator("h1").inner_text() == f"{a.name} vs {b.name}"
+    page.goto(base_url + "compare/live/?a=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&b=" + b.id)  # state is checked
+    page.wait_for_function("!document.querySelector('[data-di-live-status]').textContent.startsWith('Loading')")
+    assert "Pick two different engines" in page.locator("[data-di-live-status]").inner_text()
+    assert page.locator(".di-live img").count() == 0
+    assert watched.problems == []
+
+
+def test_report_a_problem_opens_the_issue_form_filled_in(context, base_url, catalog):
+    from urllib.parse import parse_qs, urlsplit
+
+    page = context.new_page()
+    a, b = first_pair(catalog)
+    feature = next(iter(catalog.features.values()))
+    page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
+    # the attributes a build with a repository writes (see test_a_site_hosted_on_gitlab_under_a_sub_path)
+    page.evaluate("document.querySelector('.di-compare').setAttribute('data-repo', 'https://github.com/team/site')")
+    page.locator(f"td[id='{feature.id}--{a.id}'] summary").click()
+    href = page.locator(f"td[id='{feature.id}--{a.id}'] a.di-report").get_attribute("href")
+    query = parse_qs(urlsplit(href).query)
+    assert href.startswith("https://github.com/team/site/issues/new?") and query["template"] == ["wrong-cell.yml"]
+    assert query["title"][0].startswith(f"{a.name} / {feature.name}") and query["link"][0].endswith(f"#{feature.id}--{a.id}")
+
+
 # --- guide ----------------------------------------------------------------------------------
 
 def need_sets(catalog):
@@ -298,19 +334,19 @@ def test_guide_answers_match_the_data(watched, base_url, catalog):
             if not ok:
                 assert "lacks" in page.locator(f"[data-di-results] li[data-engine='{engine}']").inner_text()
         assert f"needs={','.join(needs)}".replace(",", "%2C") in page.url
-        page.goto(page.url)  # the address brings the selection back
-        assert [box.get_attribute("value") for box in page.locator("input[name=need]:checked").all()] == list(needs)
+    page.goto(page.url)  # the address brings the last selection back
+    assert [box.get_attribute("value") for box in page.locator("input[name=need]:checked").all()] == list(needs)
     assert watched.problems == []
 
 
 def test_light_dark_switch(watched, base_url):
     page = watched.page
-    page.goto(base_url + "matrix/")
+    page.goto(base_url + "engines/")
     scheme = lambda: page.locator("body").get_attribute("data-md-color-scheme")
     assert scheme() == "default"
     page.locator("form[data-md-component=palette] label:visible").first.click()
     assert scheme() == "slate"
-    page.goto(base_url + "guide/")  # the choice follows the reader
+    page.goto(base_url + "features/")  # the choice follows the reader
     assert scheme() == "slate"
 
 
@@ -374,7 +410,8 @@ def test_decision_first_on_every_size_and_scheme(browser, base_url, catalog, wid
     # one page of each template: it loads clean and offline (no console error, no failed request,
     # no request to another origin) and is no wider than the screen. The scheme changes neither,
     # so once per size, with a screenshot of the main pages for a reviewer (kept as artifacts).
-    for name in AUDITED if scheme == "light" else ():
+    # (on a desktop, the pages with wide tables; on a phone, every template)
+    for name in (AUDITED if width < 600 else SCREENED) if scheme == "light" else ():
         page.goto(base_url + AUDITED[name], wait_until="load")
         assert page.evaluate("document.documentElement.scrollWidth") <= width, name
         if name in SCREENED:

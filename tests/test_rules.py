@@ -240,6 +240,19 @@ def test_a_featured_comparison_with_an_engine_that_does_not_exist(data):
     assert problem.path == "engines/alpha.yml" and "beta" in problem.tip
 
 
+RETIRED = "retired:\n  - id: {id}\n    name: Old feature\n    became: [{became}]\n    why: It was split.\n"
+
+
+def test_a_retired_id_used_again(data):
+    data.write("features.yml", data.file("features.yml").read_text() + RETIRED.format(id="http-server", became="prefix-caching"))
+    assert only(data.problems(), "retired feature id 'http-server' is in use again").path == "features.yml"
+
+
+def test_a_retired_feature_that_became_an_unknown_one(data):
+    data.write("features.yml", data.file("features.yml").read_text() + RETIRED.format(id="old-server", became="http-servr"))
+    assert "did you mean 'http-server'" in only(data.problems(), "'http-servr' is not a feature").tip
+
+
 # Each rule, and the test above that shows it firing on a bad fixture.
 RULE_TESTS = {
     "engine_id_matches_file": test_engine_id_matches_file,
@@ -258,6 +271,7 @@ RULE_TESTS = {
     "canonical_order": test_keys_out_of_canonical_order,
     "statement_cites_a_source": test_statement_without_sources,
     "featured_comparisons_exist": test_a_featured_comparison_with_an_engine_that_does_not_exist,
+    "retired_ids_stay_retired": test_a_retired_id_used_again,
     "unknown_says_where_searched": test_unknown_without_where_it_was_searched,
     "not_supported_says_its_basis": test_not_supported_without_its_basis,
     "claims_are_not_evidence": test_a_claim_alone_is_not_evidence,

@@ -115,25 +115,43 @@ def test_links_are_relative_to_the_page(catalog):
     assert f'href="../../features/{feature}/"' in render.compare(catalog, f"compare/{a}-vs-{b}/", a, b)
 
 
-def test_a_third_engine_adds_its_page_column_and_comparisons(tmp_path):
+def test_a_growing_catalog_adds_pages_keeps_addresses_and_draws_pairs_beyond_the_limit(tmp_path):
+    """One build of a small catalog that grew: a fourth engine (its page, column and pairs, with
+    nothing under docs/ changed), a feature split in two (its old page says what it became),
+    and more engines than the pre-rendered limit (other pairs keep an address that draws them)."""
     from macros.data.catalog import build_catalog
+    from macros.tools.links import resolves
 
-    project = small_project(tmp_path / "project")
+    project = small_project(tmp_path / "project")  # 3 engines; deepinfer-vs-vllm is featured
     catalog = build_catalog(project / "data")
     base = next(iter(catalog.engines.values()))
     text = (project / f"data/engines/{base.id}.yml").read_text(encoding="utf-8")
     (project / "data/engines/gamma.yml").write_text(text.replace(f"id: {base.id}\n", "id: gamma\n", 1)
                                                    .replace(f"name: {base.name}\n", "name: Gamma\n", 1)
                                                    .replace("featured-comparisons:", "# featured-comparisons:"), encoding="utf-8")
+    first, second = list(catalog.features)[:2]
+    features = project / "data/features.yml"
+    features.write_text(features.read_text(encoding="utf-8") + f"retired:\n  - id: old-serving\n    name: Old serving\n"
+                        f"    became: [{first}, {second}]\n    why: Engines differ inside it.\n", encoding="utf-8")
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8").replace("every_pair_up_to: 12", "every_pair_up_to: 3"), encoding="utf-8")
     docs_before = sorted(p.relative_to(project) for p in (project / "docs").rglob("*"))
-    result = build(project, tmp_path / "site")
-    assert result.returncode == 0, result.stderr
     site = tmp_path / "site"
-    assert "Gamma" in page(site, "engines/gamma")
-    assert 'id="col-gamma"' in page(site, "matrix")
-    for other in catalog.engines:
-        assert (site / "compare" / "-vs-".join(sorted((other, "gamma"))) / "index.html").is_file()
+    result = build(project, site)
+    assert result.returncode == 0, result.stderr
     assert sorted(p.relative_to(project) for p in (project / "docs").rglob("*")) == docs_before
+
+    assert "Gamma" in page(site, "engines/gamma") and 'id="col-gamma"' in page(site, "matrix")
+    html = page(site, "features/old-serving")
+    assert "Old serving (retired)" in html and f'href="../../features/{first}/"' in html and f'href="../../features/{second}/"' in html
+
+    engines = sorted([*catalog.engines, "gamma"])
+    rendered = {p.parent.name for p in (site / "compare").glob("*-vs-*/index.html") if "http-equiv" not in p.read_text()}
+    assert rendered == {"deepinfer-vs-vllm"}  # beyond the limit, the featured pair only
+    for a, b in ((a, b) for i, a in enumerate(engines) for b in engines[i + 1:] if (a, b) != ("deepinfer", "vllm")):
+        stub = page(site, f"compare/{a}-vs-{b}")
+        assert f"../live/?a={a}&amp;b={b}" in stub and f"../../engines/{a}/" in stub  # and links to both engines
+        assert resolves(site, f"/compare/{a}-vs-{b}/")  # a promised pair URL keeps working
 
 
 def test_an_undefined_name_in_a_page_fails_the_build_naming_the_page(tmp_path):
@@ -188,25 +206,29 @@ def test_a_removed_anchor_or_page_breaks_a_promise(tmp_path, site):
     assert f"{feature_page} no longer resolves" in messages and "former-ids" in messages
 
 
-def test_a_renamed_feature_keeps_its_old_urls_and_anchors(tmp_path, catalog):
-    from macros.tools.links import broken_promises, read_registry
+def test_a_renamed_feature_keeps_its_old_urls_and_anchors(tmp_path):
+    """Promise a small site's links, rename a feature the guide names (with its former id), build
+    again: every promise still resolves, and the old page redirects to the new one."""
+    from macros.data.catalog import build_catalog
+    from macros.tools.links import broken_promises, read_registry, update_registry
 
+    project = small_project(tmp_path / "project")
+    registry = tmp_path / "promised-links.txt"
+    catalog = build_catalog(project / "data")
+    assert build(project, tmp_path / "before").returncode == 0
+    update_registry(catalog, tmp_path / "before", registry)
     old = next(r.feature for n in catalog.needs for r in n.requires)  # one the guide names: its reference moves too
     new = f"{old}-renamed"
-    project = copy_project(tmp_path / "project")
     features = project / "data/features.yml"
     features.write_text(features.read_text(encoding="utf-8").replace(
         f"      - id: {old}\n", f"      - id: {new}\n        former-ids: [{old}]\n"), encoding="utf-8")
-    for engine in (project / "data/engines").glob("*.yml"):
-        engine.write_text(engine.read_text(encoding="utf-8").replace(f"\n  {old}:\n", f"\n  {new}:\n"), encoding="utf-8")
-    for name in ("guide.yml", "seed-claims.yml"):
-        path = project / "data" / name
-        path.write_text(re.sub(rf"feature: {old}\b", f"feature: {new}", path.read_text(encoding="utf-8")), encoding="utf-8")
-    result = build(project, tmp_path / "site")
-    assert result.returncode == 0, result.stderr
+    for path in [project / "data/guide.yml", *(project / "data/engines").glob("*.yml")]:
+        text = path.read_text(encoding="utf-8").replace(f"\n  {old}:\n", f"\n  {new}:\n")
+        path.write_text(re.sub(rf"feature: {old}\b", f"feature: {new}", text), encoding="utf-8")
     site = tmp_path / "site"
-    assert broken_promises(site) == []
-    assert f"/features/{old}/" in read_registry()[0]
+    result = build(project, site)
+    assert result.returncode == 0, result.stderr
+    assert f"/features/{old}/" in read_registry(registry)[0] and broken_promises(site, registry) == []
     assert f'id="{new}"' in page(site, "matrix") and f'id="{old}"' in page(site, "matrix")
     assert f'href="../{new}/"' in page(site, f"features/{old}")  # the old page redirects
 
@@ -352,12 +374,18 @@ def test_a_site_hosted_on_gitlab_under_a_sub_path(tmp_path):
     assert broken == []
 
 
-def test_two_builds_are_byte_identical(tmp_path, site):
-    second = tmp_path / "two"
-    assert build(ROOT, second).returncode == 0
-    files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
-    different = [str(p) for p in files if (site / p).read_bytes() != (second / p).read_bytes()]
+def test_two_builds_are_byte_identical(tmp_path, monkeypatch):
+    import subprocess
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    project = small_project(tmp_path / "project")
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "data"]):  # with a history: the feed too
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=project, check=True)
+    first, second = tmp_path / "one", tmp_path / "two"
+    assert build(project, first).returncode == 0 and build(project, second).returncode == 0
+    files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file()) and "feed.xml" in map(str, files)
+    different = [str(p) for p in files if (first / p).read_bytes() != (second / p).read_bytes()]
     assert different == []
 
 

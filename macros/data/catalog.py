@@ -11,7 +11,7 @@ from pathlib import Path
 
 from macros.data.load import Document, load, read_regular
 from macros.data.model import (Carrier, Catalog, Category, Engine, Fact, Feature, Gap, Need, Origin, Requirement,
-                               SeedClaim, Source, Statement, Status)
+                               Retired, SeedClaim, Source, Statement, Status)
 from macros.data.problems import DataError, Problem, reset_suggestions
 from macros.data.schema import date_keys, load_schemas, validate
 
@@ -131,11 +131,13 @@ def _statuses(schema_dir: Path) -> dict[str, Status]:
     return {s["const"]: Status(s["const"], s["title"], s["x-icon"], s["description"]) for s in vocabulary}
 
 
-def _categories(reader: _Reader) -> list[Category]:
+def _categories(reader: _Reader) -> tuple[list[Category], list[Retired]]:
     doc, errors = reader.read(reader.data_dir / "features.yml", "features.schema.json")
     categories = []
     if doc is None:
-        return categories
+        return categories, []
+    retired = [Retired(r["id"], r["name"], r["became"], r["why"], Origin(doc, ("retired", i)))
+               for i, r in _records(doc.data, "retired") if _is_clean(errors, ("retired", i))]
     for ci, raw in _records(doc.data, "categories"):
         at = ("categories", ci)
         for fi, f in _records(raw, "features"):
@@ -150,7 +152,7 @@ def _categories(reader: _Reader) -> list[Category]:
         ]
         categories.append(Category(raw["id"], raw["name"], raw["description"], features, raw.get("grid", False),
                                    Origin(doc, at)))
-    return categories
+    return categories, retired
 
 
 def _sources(reader: _Reader) -> list[Source]:
@@ -233,7 +235,7 @@ def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None)
     data_dir = Path(data_dir)
     reader = _Reader(data_dir, shown_from or data_dir.parent)
     reader.unexpected()
-    categories = _categories(reader)
+    categories, retired = _categories(reader)
     source_list = _sources(reader)
     engines = [e for e in (_engine(reader, p) for p in sorted((data_dir / "engines").glob("*.yml"))) if e]
     needs, gaps = _guide(reader)
@@ -247,7 +249,7 @@ def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None)
     catalog = Catalog(
         statuses=_statuses(reader.schema_dir), categories=categories, sources=sources, engines=by_id,
         needs=[n for i, n in enumerate(needs) if n.id not in {m.id for m in needs[:i]}], gaps=gaps,
-        seed_claims=seed_claims, seed_source=seed_source,
+        seed_claims=seed_claims, seed_source=seed_source, retired=retired,
         source_list=source_list, need_list=needs, complete=reader.complete, broken_ids=reader.broken_ids,
         unread=reader.unread, unreadable=reader.unreadable,
     )

@@ -59,6 +59,17 @@ class Feature:
 
 
 @dataclass
+class Retired:
+    """A feature that was split or removed: its old page says what it became."""
+
+    id: str
+    name: str
+    became: list[str]
+    why: str
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
 class Category:
     id: str
     name: str
@@ -170,6 +181,7 @@ class Catalog:
     needs: list[Need]
     gaps: list[Gap]
     seed_claims: list[SeedClaim] = field(default_factory=list)
+    retired: list[Retired] = field(default_factory=list)
     seed_source: str = ""  # the source id of the original article
     # every record as written, duplicates included, for the rules that look for them
     source_list: list[Source] = field(default_factory=list, repr=False)

@@ -141,6 +141,23 @@ def featured_comparisons_exist(catalog, today):
 
 
 @rule
+def retired_ids_stay_retired(catalog, today):
+    """A retired feature id is not in use again, and names only live features as what it became."""
+    live = {fid: f.id for f in catalog.features.values() for fid in (f.id, *f.former_ids)}
+    seen = set()
+    for record in catalog.retired:
+        if record.id in live or record.id in seen:
+            yield record.origin.problem(f"retired feature id '{record.id}' is in use again",
+                                        "an old link must land on one page: choose another id for the new feature",
+                                        at=("id",))
+        seen.add(record.id)
+        for i, fid in enumerate(record.became):
+            if fid not in catalog.features:
+                yield record.origin.problem(f"'{fid}' is not a feature", did_you_mean(fid, catalog.features, "feature"),
+                                            at=("became", i))
+
+
+@rule
 def duplicate_source_url(catalog, today):
     """Two sources do not share a URL: cite one source id from many statements instead."""
     first = {}

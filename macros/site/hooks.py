@@ -73,6 +73,8 @@ def generated_pages(catalog) -> dict[str, tuple[str, str]]:
         pages[f"engines/{engine.id}.md"] = (engine.name, page(_call("engine_page", engine.id)))
     for feature in catalog.features.values():
         pages[f"features/{feature.id}.md"] = (feature.name, page(_call("feature_page", feature.id)))
+    for record in catalog.retired:  # a split or removed feature keeps its address, saying what it became
+        pages[f"features/{record.id}.md"] = (f"{record.name} (retired)", page(_call("retired_page", record.id)))
     for a, b in rendered_pairs(catalog):
         pages[f"compare/{pair_slug(a.id, b.id)}.md"] = (f"{a.name} vs {b.name}",
                                                          page(_call("compare", a.id, b.id), wide=True))

@@ -240,6 +240,11 @@ def feature_page(catalog: Catalog, page_url: str, feature_id: str) -> Markup:
                    cited=cited(catalog, statements), legend=_helpers(catalog, site_root(page_url))["legend_for"](statements))
 
 
+def retired_page(catalog: Catalog, page_url: str, feature_id: str) -> Markup:
+    record = next(r for r in catalog.retired if r.id == feature_id)
+    return _render("retired.html", catalog, page_url, record=record)
+
+
 def feature_index(catalog: Catalog, page_url: str) -> Markup:
     return _render("feature_index.html", catalog, page_url)
 
