@@ -24,7 +24,7 @@ SCHEMA_VERSION = "2.1"
 EXPORT_SCHEMAS = Path(__file__).parent / "exports"
 DATA_LICENSE = "CC-BY-4.0"
 CSV_COLUMNS = ["engine", "engine_name", "category", "feature", "feature_name", "status", "value", "detail",
-               "sources", "checked", "data_as_of", "commit", "evidence", "since", "basis", "license"]
+               "sources", "checked", "data_as_of", "commit", "evidence", "since", "basis", "source_versions", "license"]
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -95,6 +95,16 @@ def catalog_json(catalog: Catalog, commit: str, today=None) -> dict:
     }
 
 
+def source_versions(catalog: Catalog, statement) -> str:
+    """What the statement's sources describe: `id@version` or `id@commit`, space separated."""
+    parts = []
+    for sid in statement.sources:
+        source = catalog.sources[sid]
+        if source.version or source.commit:
+            parts.append(f"{sid}@{source.version or source.commit[:10]}")
+    return " ".join(parts)
+
+
 def spreadsheet_safe(text: str) -> str:
     """The text with a leading apostrophe when a spreadsheet would run it as a formula."""
     return "'" + text if text.startswith(_FORMULA_START) else text
@@ -115,7 +125,7 @@ def matrix_csv(catalog: Catalog, commit: str) -> str:
                        "value": st.value, "detail": st.detail, "sources": " ".join(st.sources),
                        "checked": st.checked, "data_as_of": data_as_of, "commit": commit,
                        "evidence": level[(engine.id, feature.id)], "since": st.since, "basis": st.basis,
-                       "license": DATA_LICENSE}
+                       "source_versions": source_versions(catalog, st), "license": DATA_LICENSE}
                 writer.writerow({key: spreadsheet_safe(value) for key, value in row.items()})
     return out.getvalue()
 
