@@ -7,7 +7,7 @@ import re
 import pytest
 
 from conftest import ROOT
-from sitebuild import build, copy_project, small_project
+from sitebuild import build, small_project
 
 from macros.data.catalog import TOP_FILES
 

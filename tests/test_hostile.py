@@ -10,7 +10,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from dataclasses import fields
 from html.parser import HTMLParser
 from pathlib import Path

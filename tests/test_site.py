@@ -6,7 +6,6 @@ import re
 from itertools import combinations
 from pathlib import Path
 
-import pytest
 
 from conftest import ROOT, TODAY
 from macros.data.catalog import read_catalog

@@ -9,7 +9,7 @@ import datetime as dt
 import os
 from pathlib import Path
 
-from macros.data.load import Document, load, read_regular
+from macros.data.load import Document, load
 from macros.data.model import (Carrier, Catalog, Category, Engine, Fact, Feature, Gap, Need, Origin, Requirement,
                                Retired, SeedClaim, Source, Statement, Status)
 from macros.data.problems import DataError, Problem, reset_suggestions
