@@ -48,9 +48,10 @@ def site_settings(config) -> dict:
 
     extra = config["extra"]
     commit_day = extra.get("commit_date")
+    repo = repository(extra, os.environ)
     return {
-        "repository": repository(extra, os.environ).get("url", ""),
-        "host": repository(extra, os.environ).get("host", ""),
+        "repository": repo.get("url", ""),
+        "host": repo.get("host", ""),
         "branch": extra.get("edit_branch", "main"),
         "site_url": config.get("site_url") or "",
         "today": dt.date.fromisoformat(commit_day) if commit_day else None,

@@ -277,7 +277,7 @@ def test_a_link_in_text_with_credentials_is_refused(data):
     ("features.yml", "id: http-server", "id: sources", "anchor the site already uses"),
     ("features.yml", "id: http-server", "id: serving", "already a category id"),
     ("features.yml", "id: http-server", "id: col-alpha", "anchors the site already uses"),
-    ("guide.yml", "id: http\n", "id: choose\n", "anchor the site already uses"),
+    ("guide.yml", "id: http\n", "id: needs\n", "anchor the site already uses"),
     ("features.yml", "      - id: prefix-caching\n", "      - id: prefix-caching\n        former-ids: [index]\n",
      "name of a hand-written page"),
     ("features.yml", "      - id: prefix-caching\n", "      - id: prefix-caching\n        former-ids: [prefix-caching]\n",

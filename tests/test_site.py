@@ -114,6 +114,18 @@ def test_links_are_relative_to_the_page(catalog):
     assert f'href="../../features/{feature}/"' in render.compare(catalog, f"compare/{a}-vs-{b}/", a, b)
 
 
+def test_every_id_the_templates_write_is_reserved_from_data_ids():
+    """The rules keep data ids off the anchors the templates write themselves: their list must
+    name every one, or a data id could take a page's anchor (and the build would refuse it late)."""
+    from macros.data.rules import RESERVED_ANCHORS, RESERVED_PREFIXES
+
+    templates = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "macros/site/templates").glob("*.html"))
+    literal = set(re.findall(r'\bid="([a-z][a-z-]*)"', templates))
+    prefixes = set(re.findall(r'\bid="([a-z][a-z-]*-)\{\{', templates))
+    assert literal - RESERVED_ANCHORS - {i for i in literal if i.startswith(RESERVED_PREFIXES)} == set()
+    assert {p for p in prefixes if not p.startswith(RESERVED_PREFIXES)} == set()
+
+
 def test_a_growing_catalog_adds_pages_keeps_addresses_and_draws_pairs_beyond_the_limit(tmp_path):
     """One build of a small catalog that grew: a fourth engine (its page, column and pairs, with
     nothing under docs/ changed), a feature split in two (its old page says what it became),

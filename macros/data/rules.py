@@ -409,11 +409,12 @@ def urls_are_plain_https(catalog, today):
 
 # Names the site itself uses: a data id equal to one would overwrite a page or an anchor.
 RESERVED_PAGES = frozenset({"index"})  # engines/index.md, features/index.md, compare/index.md
-RESERVED_ANCHORS = frozenset({"sources", "matrix-sources", "choose", "needs", "build-yourself", "verdict", "evidence",
-                              "where-they-differ", "stacks", "all-needs", "scorecard", "the-engines",
-                              "what-do-you-need", "featured", "every-pair", "claim-by-claim"})
-RESERVED_PREFIXES = ("col-", "need-", "choose-", "build-yourself-", "status-", "engine-", "cite-", "only-", "needs-",
-                     "stack-", "claim-", "rows-", "grid-")
+# The ids the templates write themselves (tests/test_site.py checks this list against them).
+RESERVED_ANCHORS = frozenset({"sources", "matrix-sources", "needs", "build-yourself", "verdict", "evidence",
+                              "where-they-differ", "stacks", "scorecard", "the-engines", "what-do-you-need",
+                              "featured", "every-pair", "claim-by-claim"})
+RESERVED_PREFIXES = ("col-", "need-", "choose-", "build-yourself-", "status-", "engine-", "cite-", "only-",
+                     "stack-", "claim-", "rows-", "grid-", "di-")
 
 
 def id_clash(kind: str, value: str, categories: set = frozenset()) -> str:
@@ -459,31 +460,33 @@ def statement_cites_a_source(catalog, today):
                                            "that backs this statement", at=("sources",))
 
 
+def _field_goes_with_status(catalog, field: str, status: str, missing: str, tip: str):
+    """A statement of `status` needs `field`, and only such a statement may have it."""
+    for statement in catalog.statements():
+        has = bool(getattr(statement, field))
+        if statement.status == status and not has:
+            yield statement.origin.problem(missing, tip, at=("status",))
+        elif has and statement.status != status:
+            yield statement.origin.problem(f"`{field}` belongs to a{'n' if status[0] in 'aeiou' else ''} {status} "
+                                           f"statement, not a {statement.status} one",
+                                           f"remove `{field}`, or set `status: {status}`", at=(field,))
+
+
 @rule
 def unknown_says_where_searched(catalog, today):
     """An `unknown` lists in `searched` where the project's own docs and code were searched, and only an unknown does."""
-    for statement in catalog.statements():
-        if statement.status == "unknown" and not statement.searched:
-            yield statement.origin.problem("status is unknown, but `searched` does not say where you looked",
-                                           "add `searched:` with the pages, files or searches of the project's own "
-                                           "docs and code that came up empty", at=("status",))
-        elif statement.searched and statement.status != "unknown":
-            yield statement.origin.problem(f"`searched` belongs to an unknown statement, not a {statement.status} one",
-                                           "remove `searched`, or set `status: unknown`", at=("searched",))
+    yield from _field_goes_with_status(
+        catalog, "searched", "unknown", "status is unknown, but `searched` does not say where you looked",
+        "add `searched:` with the pages, files or searches of the project's own docs and code that came up empty")
 
 
 @rule
 def not_supported_says_its_basis(catalog, today):
     """A `not-supported` says its `basis` (stated-absent or exhaustive-list), and only a not-supported does."""
-    for statement in catalog.statements():
-        if statement.status == "not-supported" and not statement.basis:
-            yield statement.origin.problem("status is not-supported, but `basis` does not say why",
-                                           "add `basis: stated-absent` (the project says it does not do it) or "
-                                           "`basis: exhaustive-list` (its own list of what it supports leaves it "
-                                           "out); if neither holds, the status is unknown", at=("status",))
-        elif statement.basis and statement.status != "not-supported":
-            yield statement.origin.problem(f"`basis` belongs to a not-supported statement, not a {statement.status} one",
-                                           "remove `basis`", at=("basis",))
+    yield from _field_goes_with_status(
+        catalog, "basis", "not-supported", "status is not-supported, but `basis` does not say why",
+        "add `basis: stated-absent` (the project says it does not do it) or `basis: exhaustive-list` (its own "
+        "list of what it supports leaves it out); if neither holds, the status is unknown")
 
 
 @rule

@@ -50,15 +50,6 @@ def fitting_engines(catalog: Catalog, need_ids) -> list[str]:
     return [e for e in catalog.engines if all(table[(n, e)].met for n in need_ids)]
 
 
-def choose_when(catalog: Catalog) -> dict[str, list[Need]]:
-    """For each engine, the needs it meets that at least one other engine does not."""
-    table = verdicts(catalog)
-    return {
-        e: [n for n in catalog.needs if table[(n.id, e)].met and not all(table[(n.id, o)].met for o in catalog.engines)]
-        for e in catalog.engines
-    }
-
-
 def build_yourself(catalog: Catalog) -> dict[str, list[tuple]]:
     """For each engine, (gap, statement) pairs where the team must supply the feature itself."""
     return {

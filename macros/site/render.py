@@ -204,8 +204,7 @@ def compare(catalog: Catalog, page_url: str, a: str, b: str) -> Markup:
                    only=(verdict.documents_only(catalog, a, b), verdict.documents_only(catalog, b, a)),
                    scores=list(zip(verdict.scorecard(catalog, left), verdict.scorecard(catalog, right))),
                    layers={e.id: verdict.stack(catalog, e) for e in (left, right)},
-                   quality={e.id: quality(catalog, e, today) for e in (left, right)},
-                   legend=_helpers(catalog, site_root(page_url))["legend_for"](statements))
+                   quality={e.id: quality(catalog, e, today) for e in (left, right)}, statements=statements)
 
 
 def rendered_pairs(catalog: Catalog) -> list[tuple]:
@@ -237,7 +236,7 @@ def feature_page(catalog: Catalog, page_url: str, feature_id: str) -> Markup:
         summary.setdefault(engine.support[feature_id].status, []).append(engine.name)
     ordered = sorted(summary.items(), key=lambda item: verdict.RANK.index(item[0]))
     return _render("feature.html", catalog, page_url, feature=feature, category=category, summary=ordered,
-                   cited=cited(catalog, statements), legend=_helpers(catalog, site_root(page_url))["legend_for"](statements))
+                   cited=cited(catalog, statements), statements=statements)
 
 
 def retired_page(catalog: Catalog, page_url: str, feature_id: str) -> Markup:
@@ -256,8 +255,7 @@ def engine_page(catalog: Catalog, page_url: str, engine_id: str) -> Markup:
     return _render("engine.html", catalog, page_url, engine=engine, others=others,
                    cited=cited(catalog, engine.support.values(), [*engine.sources, *(s for f in facts for s in f.sources)]),
                    quality=quality(catalog, engine, data_today(catalog)), against=checked_against(catalog, engine),
-                   layers=verdict.stack(catalog, engine),
-                   legend=_helpers(catalog, site_root(page_url))["legend_for"](list(engine.support.values())))
+                   layers=verdict.stack(catalog, engine), statements=list(engine.support.values()))
 
 
 def engine_index(catalog: Catalog, page_url: str) -> Markup:

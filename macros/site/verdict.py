@@ -38,7 +38,6 @@ class Reason:
 
     need: Need
     level: str
-    statements: tuple[Statement, ...]
 
 
 def choose_over(catalog: Catalog, a: str, b: str) -> list[Reason]:
@@ -47,8 +46,8 @@ def choose_over(catalog: Catalog, a: str, b: str) -> list[Reason]:
     for need in catalog.needs:
         mine, theirs = guide_logic.judge(catalog, need, a), guide_logic.judge(catalog, need, b)
         if mine.met and not theirs.met:
-            used = tuple(catalog.engines[a].support[c.feature] for c in mine.checks if c.ok)
-            reasons.append(Reason(need, weakest_level(catalog, used), used))
+            used = [catalog.engines[a].support[c.feature] for c in mine.checks if c.ok]
+            reasons.append(Reason(need, weakest_level(catalog, used)))
     return reasons
 
 
