@@ -253,6 +253,60 @@ def test_a_retired_feature_that_became_an_unknown_one(data):
     assert "did you mean 'http-server'" in only(data.problems(), "'http-servr' is not a feature").tip
 
 
+HARDWARE = ("  - id: hardware\n    name: Hardware\n    description: Where it runs.\n    features:\n"
+            "      - id: nvidia-gpu\n        name: NVIDIA GPUs\n        description: CUDA.\n")
+
+
+def _with_hardware(data, alpha_status="supported"):
+    data.write("features.yml", data.file("features.yml").read_text() + HARDWARE)
+    for engine, status in (("alpha", alpha_status), ("beta", "unknown")):
+        extra = {"unknown": "    searched: [https://x.example.org/]\n", "not-supported": "    basis: stated-absent\n"}
+        text = data.file(f"engines/{engine}.yml").read_text()
+        data.write(f"engines/{engine}.yml", text + f"  nvidia-gpu:\n    status: {status}\n    detail: CUDA.\n"
+                   f"    sources: [{engine}-{'docs' if engine == 'alpha' else 'readme'}]\n"
+                   + extra.get(status, "") + "    checked: 2026-01-10\n")
+
+
+def test_a_scope_that_names_no_hardware_feature(data):
+    _with_hardware(data)
+    assert data.problems() == []
+    data.replace("engines/alpha.yml", "    detail: Ships a server.\n", "    detail: Ships a server.\n    scope: [nvidia-gpus]\n")
+    problem = only(data.problems(), "scope names 'nvidia-gpus', which is not a hardware feature")
+    assert problem.path == "engines/alpha.yml" and "did you mean 'nvidia-gpu'" in problem.tip
+    assert problem.line == data.line_of("engines/alpha.yml", "scope:")
+
+
+def test_a_scope_on_hardware_the_engine_does_not_support(data):
+    _with_hardware(data, alpha_status="not-supported")
+    data.replace("engines/alpha.yml", "    detail: Ships a server.\n", "    detail: Ships a server.\n    scope: [nvidia-gpu]\n")
+    assert "remove it from scope" in only(data.problems(), "Alpha does not support it").tip
+
+
+CHANNELS = "official-urls: [https://alpha.example.org/]\n"
+
+
+def test_a_release_channel_outside_the_official_urls(data):
+    data.replace("engines/alpha.yml", CHANNELS, "releases:\n  pypi: [alpha]\n  github: alpha-org/alpha\n"
+                 "official-urls: [https://alpha.example.org/, https://pypi.org/project/alpha/]\n")
+    problem = only(data.problems(), "release channel https://github.com/alpha-org/alpha/ is not under")
+    assert problem.line == data.line_of("engines/alpha.yml", "github:")
+    assert not [p for p in data.problems() if "pypi.org/project/alpha/" in p.message]
+
+
+LATEST = "latest-release:\n  stable:\n    version: {stable}\n    date: 2026-01-01\n    sources: [alpha-docs]\n{pre}"
+
+
+def test_a_pre_release_that_is_not_newer_than_the_stable_one(data):
+    pre = "  pre-release:\n    version: {}\n    date: 2026-01-02\n    sources: [alpha-docs]\n"
+    data.replace("engines/alpha.yml", "sources: [alpha-docs]\nsupport:",
+                 LATEST.format(stable="v1.2.0", pre=pre.format("v1.3.0rc1")) + "sources: [alpha-docs]\nsupport:")
+    assert data.problems() == []
+    data.replace("engines/alpha.yml", "v1.3.0rc1", "v1.1.0rc1")
+    assert "remove `pre-release`" in only(data.problems(), "pre-release v1.1.0rc1 is not a pre-release newer").tip
+    data.replace("engines/alpha.yml", "version: v1.2.0", "version: v1.4.0rc2")
+    assert only(data.problems(), "stable release v1.4.0rc2 is a pre-release").path == "engines/alpha.yml"
+
+
 # Each rule, and the test above that shows it firing on a bad fixture.
 RULE_TESTS = {
     "engine_id_matches_file": test_engine_id_matches_file,
@@ -279,6 +333,9 @@ RULE_TESTS = {
 }
 from test_seed_claims import test_a_verdict_that_does_not_fit_its_statements  # noqa: E402
 
+RULE_TESTS.update({"scope_names_hardware": test_a_scope_that_names_no_hardware_feature,
+                   "release_channels_are_official": test_a_release_channel_outside_the_official_urls,
+                   "pre_release_is_newer": test_a_pre_release_that_is_not_newer_than_the_stable_one})
 RULE_TESTS["seed_claims_hold"] = test_a_verdict_that_does_not_fit_its_statements
 # the rules against hostile text, URLs and ids are shown firing in tests/test_hostile.py
 from test_hostile import (test_ids_that_would_overwrite_a_page_or_an_anchor,  # noqa: E402

@@ -9,21 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from macros.data.schema import load_schemas
-
-
-def _resolve(schema: dict, schemas: dict) -> dict:
-    while isinstance(schema, dict) and "$ref" in schema:
-        schema = schemas[schema["$ref"]]
-    return schema if isinstance(schema, dict) else {}
+from macros.data.schema import load_schemas, resolve
 
 
 def mapping_orders(data, schema_name: str, schema_dir: Path, feature_order: list[str]):
     """Yield (pointer, mapping, expected key order) for every mapping in `data`."""
     schemas = load_schemas(schema_dir)
 
-    def walk(node, schema, pointer):
-        schema = _resolve(schema, schemas)
+    def walk(node, schema, pointer, root):
+        schema, root = resolve(schema, schemas, root)
+        schema = schema if isinstance(schema, dict) else {}
         if isinstance(node, dict):
             properties = schema.get("properties", {})
             if properties:
@@ -34,12 +29,12 @@ def mapping_orders(data, schema_name: str, schema_dir: Path, feature_order: list
             for key, value in node.items():
                 sub = properties.get(key, extra if isinstance(extra, dict) else None)
                 if sub is not None:
-                    yield from walk(value, sub, pointer + (key,))
+                    yield from walk(value, sub, pointer + (key,), root)
         elif isinstance(node, list) and isinstance(schema.get("items"), dict):
             for index, item in enumerate(node):
-                yield from walk(item, schema["items"], pointer + (index,))
+                yield from walk(item, schema["items"], pointer + (index,), root)
 
-    yield from walk(data, schemas[schema_name], ())
+    yield from walk(data, schemas[schema_name], (), schemas[schema_name])
 
 
 def canonical_keys(keys, order: list[str]) -> list:

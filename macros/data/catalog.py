@@ -10,8 +10,9 @@ import os
 from pathlib import Path
 
 from macros.data.load import Document, load
-from macros.data.model import (Carrier, Catalog, Category, Engine, Fact, Feature, Gap, Need, Origin, Requirement,
-                               Retired, SeedClaim, Source, Statement, Status)
+from macros.data.model import (Bundled, Carrier, Catalog, Category, Channels, Engine, Fact, Feature, Gap, Kind,
+                               LatestRelease, Need, Origin, Release, Requirement, Retired, SeedClaim, Source, Statement,
+                               Status)
 from macros.data.problems import DataError, Problem, reset_suggestions
 from macros.data.schema import date_keys, load_schemas, validate
 
@@ -177,21 +178,45 @@ def _engine(reader: _Reader, path: Path) -> Engine | None:
         return None
     support = {
         fid: Statement(raw["id"], fid, s["status"], s["detail"], s["sources"], s["checked"], s.get("value", ""),
-                       s.get("since", ""), s.get("basis", ""), s.get("searched", []), Origin(doc, ("support", fid)))
+                       s.get("since", ""), s.get("basis", ""), s.get("searched", []), s.get("scope", []),
+                       Origin(doc, ("support", fid)))
         for fid, s in raw["support"].items()
         if _is_clean(errors, ("support", fid))
     }
     fields = {k: raw[k] for k in ("id", "name", "summary", "homepage", "repository", "license", "sources")}
-    facts = {}
+    return Engine(**fields, support=support, file_stem=path.stem, official_urls=raw["official-urls"],
+                  **_engine_facts(doc), featured=raw.get("featured-comparisons", []),
+                  former_ids=raw.get("former-ids", []), origin=Origin(doc, ()))
+
+
+def _release(raw: dict, doc: Document, at: tuple) -> Release:
+    return Release(raw["version"], raw.get("date", ""), raw.get("sources", []), raw.get("pre-release", False),
+                   Origin(doc, at))
+
+
+def _engine_facts(doc: Document) -> dict:
+    """The facts about an engine beside its statements: maintenance, kind, release channels, releases."""
+    raw, facts = doc.data, {}
     if "maintenance" in raw:
         m = raw["maintenance"]
         facts["maintenance"] = Fact(m["status"], m["detail"], m["sources"], origin=Origin(doc, ("maintenance",)))
+    if "kind" in raw:
+        k = raw["kind"]
+        facts["kind"] = Kind(k["value"], k["detail"], k["sources"],
+                             [Bundled(p["engine"], p.get("version", "")) for p in k.get("packages", [])],
+                             Origin(doc, ("kind",)))
+    if "releases" in raw:
+        r = raw["releases"]
+        facts["releases"] = Channels(r.get("pypi", []), r.get("github", ""), Origin(doc, ("releases",)))
     if "latest-release" in raw:
         r = raw["latest-release"]
-        facts["latest_release"] = Fact(r["version"], "", r["sources"], r.get("date", ""), Origin(doc, ("latest-release",)))
-    return Engine(**fields, support=support, file_stem=path.stem, official_urls=raw["official-urls"], **facts,
-                  featured=raw.get("featured-comparisons", []), former_ids=raw.get("former-ids", []),
-                  origin=Origin(doc, ()))
+        pre = r.get("pre-release")
+        facts["latest_release"] = LatestRelease(
+            _release(r["stable"], doc, ("latest-release", "stable")),
+            _release(pre, doc, ("latest-release", "pre-release")) if pre else None, Origin(doc, ("latest-release",)))
+    facts["release_history"] = [_release(item, doc, ("release-history", i))
+                                for i, item in enumerate(raw.get("release-history", []))]
+    return facts
 
 
 def _guide(reader: _Reader) -> tuple[list[Need], list[Gap]]:

@@ -91,6 +91,7 @@ class Statement:
     since: str = ""  # the first release that had it, where a source says so
     basis: str = ""  # for not-supported: stated-absent or exhaustive-list
     searched: list[str] = field(default_factory=list)  # for unknown: where the project's docs were searched
+    scope: list[str] = field(default_factory=list)  # hardware feature ids its support is documented on, where restricted
     origin: Origin = field(default=None, repr=False, compare=False)
 
 
@@ -102,6 +103,55 @@ class Fact:
     detail: str
     sources: list[str]
     date: str = ""
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Release:
+    """One release of an engine, as a source records it."""
+
+    version: str
+    date: str
+    sources: list[str]
+    pre_release: bool = False  # in the release history: an rc, beta, alpha or dev release
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class LatestRelease:
+    """The newest stable release, and the newest pre-release when there is one newer than it."""
+
+    stable: Release
+    pre_release: Release | None = None
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Channels:
+    """Where the project itself publishes its releases: package names on PyPI, a GitHub repository."""
+
+    pypi: list[str] = field(default_factory=list)
+    github: str = ""
+    origin: Origin = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Bundled:
+    """An engine a runtime packages, with its version where known."""
+
+    engine: str
+    version: str = ""
+
+
+@dataclass
+class Kind:
+    """What kind of software it is: an engine (owns kernels, scheduler, KV cache) or a runtime
+    (packages one or more engines with model management)."""
+
+    value: str
+    detail: str
+    sources: list[str]
+    packages: list[Bundled] = field(default_factory=list)
     origin: Origin = field(default=None, repr=False, compare=False)
 
 
@@ -118,10 +168,20 @@ class Engine:
     file_stem: str
     official_urls: list[str] = field(default_factory=list)
     maintenance: Fact | None = None
-    latest_release: Fact | None = None
+    latest_release: LatestRelease | None = None
+    releases: Channels | None = None
+    kind: Kind | None = None
+    release_history: list[Release] = field(default_factory=list)  # every release `make refresh --write` saw
     featured: list[str] = field(default_factory=list)  # engines it is most often compared with
     former_ids: list[str] = field(default_factory=list)
     origin: Origin = field(default=None, repr=False, compare=False)
+
+    def facts(self) -> list:
+        """The engine facts that cite sources: maintenance, kind, and each recorded release."""
+        found = [f for f in (self.maintenance, self.kind) if f]
+        if self.latest_release:
+            found += [r for r in (self.latest_release.stable, self.latest_release.pre_release) if r]
+        return found
 
 
 @dataclass

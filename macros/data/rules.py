@@ -73,7 +73,7 @@ def unknown_source(catalog, today):
     for engine in catalog.engines.values():
         citing = [(engine.origin, ("sources",), engine.sources)]
         citing += [(s.origin, ("sources",), s.sources) for s in engine.support.values()]
-        citing += [(f.origin, ("sources",), f.sources) for f in (engine.maintenance, engine.latest_release) if f]
+        citing += [(f.origin, ("sources",), f.sources) for f in engine.facts()]
         for origin, at, ids in citing:
             for i, sid in enumerate(ids):
                 if sid not in catalog.sources and sid not in catalog.broken_ids:
@@ -89,7 +89,7 @@ def source_never_cited(catalog, today):
         return
     cited = {sid for engine in catalog.engines.values() for sid in engine.sources}
     cited |= {sid for statement in catalog.statements() for sid in statement.sources}
-    cited |= {sid for e in catalog.engines.values() for f in (e.maintenance, e.latest_release) if f for sid in f.sources}
+    cited |= {sid for e in catalog.engines.values() for f in e.facts() for sid in f.sources}
     for source in catalog.sources.values():
         if source.id not in cited:
             yield source.origin.problem(f"source '{source.id}' is never cited",
@@ -281,6 +281,79 @@ def guide_features_exist(catalog, today):
     for origin, fid in refs:
         if fid not in features and fid not in catalog.broken_ids:
             yield origin.problem(f"unknown feature '{fid}'", did_you_mean(fid, features, "feature"), at=("feature",))
+
+
+HARDWARE = "hardware"  # the category whose features a statement's `scope` names
+
+
+@rule
+def scope_names_hardware(catalog, today):
+    """A statement's `scope` names features of the Hardware category that the engine does not deny."""
+    if "features.yml" in catalog.unread:
+        return
+    hardware = {f.id for c in catalog.categories if c.id == HARDWARE for f in c.features}
+    for engine in catalog.engines.values():
+        for statement in engine.support.values():
+            for i, fid in enumerate(statement.scope):
+                if fid not in hardware:
+                    yield statement.origin.problem(f"scope names '{fid}', which is not a hardware feature",
+                                                   (did_you_mean(fid, hardware, "hardware feature") if hardware else "")
+                                                   or "scope lists feature ids of the Hardware category", at=("scope", i))
+                elif engine.support.get(fid) is not None and engine.support[fid].status == "not-supported":
+                    yield statement.origin.problem(f"scope names '{fid}', but {engine.name} does not support it "
+                                                   f"(its {fid} cell is not-supported)",
+                                                   "remove it from scope, or correct the hardware cell", at=("scope", i))
+
+
+def _channel_prefixes(engine) -> list[tuple[tuple, str]]:
+    """(where, the official URL prefix a release channel must fall under) for each channel."""
+    channels = engine.releases
+    if channels is None:
+        return []
+    found = [(("releases", "pypi", i), f"https://pypi.org/project/{name}/") for i, name in enumerate(channels.pypi)]
+    if channels.github:
+        found.append((("releases", "github"), f"https://github.com/{channels.github}/"))
+    return found
+
+
+@rule
+def release_channels_are_official(catalog, today):
+    """A release channel (a PyPI package, a GitHub repository) lies under one of the engine's official URLs."""
+    for engine in catalog.engines.values():
+        for at, url in _channel_prefixes(engine):
+            if not any(url.lower().startswith(prefix.lower()) for prefix in engine.official_urls):
+                yield engine.origin.problem(f"release channel {url} is not under one of {engine.name}'s official-urls",
+                                            "only the project's own channels: add its prefix to `official-urls` if "
+                                            "the project links it, or remove the channel", at=at)
+
+
+def parse_version(text: str):
+    """A release version as packaging reads it (a leading `v` allowed), or None when it is not one."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(text.removeprefix("v").removeprefix("V"))
+    except InvalidVersion:
+        return None
+
+
+@rule
+def pre_release_is_newer(catalog, today):
+    """A recorded pre-release is a pre-release, newer than the recorded stable release, which is not one."""
+    for engine in catalog.engines.values():
+        latest = engine.latest_release
+        if latest is None:
+            continue
+        stable = parse_version(latest.stable.version)
+        if stable is not None and stable.is_prerelease:
+            yield latest.stable.origin.problem(f"stable release {latest.stable.version} is a pre-release",
+                                               "record it under `pre-release`, and the newest stable one under `stable`",
+                                               at=("version",))
+        pre = parse_version(latest.pre_release.version) if latest.pre_release else None
+        if pre is not None and stable is not None and not (pre.is_prerelease and pre > stable):
+            yield latest.pre_release.origin.problem(
+                f"pre-release {latest.pre_release.version} is not a pre-release newer than {latest.stable.version}",
+                "remove `pre-release` when there is none newer than the stable release", at=("version",))
 
 
 # --- text that reaches pages, titles and terminals ----------------------------------------

@@ -12,6 +12,7 @@ from macros.data.load import Document, read_regular
 from macros.data.problems import DataError, Problem, did_you_mean
 
 UNKNOWN_FIELDS_SHOWN = 20  # per mapping; a file of thousands of stray keys gets a count, not a flood
+KEBAB = "\\A[a-z0-9]+(-[a-z0-9]+)*\\Z"  # the id pattern, as _anchored reads it
 _TYPE_NAMES = {"string": "text", "array": "a list", "object": "a mapping of keys to values", "boolean": "true or false"}
 
 
@@ -114,7 +115,9 @@ def _explain(error, doc: Document) -> Problem:
             return doc.problem(pointer, f"'{value}' is not an https:// URL", "use the https:// address of the page")
         if "[0-9]{4}-" in schema["pattern"]:
             return doc.problem(pointer, f"'{value}' is not a date in YYYY-MM-DD form", "write it like 2026-11-29")
-        return doc.problem(pointer, f"'{value}' is not a kebab-case id", "use lowercase letters, digits and single hyphens: 'prefix-caching'")
+        if schema["pattern"] == KEBAB:
+            return doc.problem(pointer, f"'{value}' is not a kebab-case id", "use lowercase letters, digits and single hyphens: 'prefix-caching'")
+        return doc.problem(pointer, f"'{value}' is not a valid '{field}'", about)
     if kind == "format" and schema.get("format") == "date":
         return doc.problem(pointer, f"'{value}' is not a real date", "check the month and the day")
     if kind in ("minItems", "minLength"):
@@ -127,17 +130,30 @@ def _explain(error, doc: Document) -> Problem:
     return doc.problem(pointer, error.message, about)
 
 
-def _inline(schema, schemas: dict):
-    """The schema with every `$ref` to a sibling file replaced by that file's schema."""
+def resolve(schema, schemas: dict, root: dict) -> tuple[dict, dict]:
+    """(what a `$ref` names, the file it is in): a sibling file's schema, or one of the `#/$defs/...`
+    of `root`, the file the reference is in. Anything else comes back as it is."""
+    while isinstance(schema, dict) and "$ref" in schema:
+        ref = schema["$ref"]
+        if ref.startswith("#/$defs/"):
+            schema = root["$defs"][ref.removeprefix("#/$defs/")]
+        else:
+            schema = root = schemas[ref]
+    return schema, root
+
+
+def _inline(schema, schemas: dict, root: dict | None = None):
+    """The schema with every `$ref` replaced by what it names."""
     if isinstance(schema, dict):
         if "$ref" in schema:
-            return _inline(schemas[schema["$ref"]], schemas)
+            target, root = resolve(schema, schemas, root)
+            return _inline(target, schemas, root)
         if all("const" in option for option in schema.get("oneOf", [{}])):
             # a vocabulary of constants: the same as an enum, and far cheaper to check
             schema = {**{k: v for k, v in schema.items() if k != "oneOf"}, "enum": [o["const"] for o in schema["oneOf"]]}
-        return {k: _inline(v, schemas) for k, v in schema.items() if k != "$schema"}
+        return {k: _inline(v, schemas, root or schema) for k, v in schema.items() if k not in ("$schema", "$defs")}
     if isinstance(schema, list):
-        return [_inline(v, schemas) for v in schema]
+        return [_inline(v, schemas, root) for v in schema]
     return schema
 
 

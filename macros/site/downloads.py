@@ -20,7 +20,7 @@ from macros.data.changes import git_output
 from macros.data.evidence import MAX_AGE_DAYS, checked_against, levels, quality
 from macros.data.model import Catalog
 
-SCHEMA_VERSION = "2.1"
+SCHEMA_VERSION = "2.2"
 EXPORT_SCHEMAS = Path(__file__).parent / "exports"
 DATA_LICENSE = "CC-BY-4.0"
 CSV_COLUMNS = ["engine", "engine_name", "category", "feature", "feature_name", "status", "value", "detail",
@@ -47,7 +47,8 @@ def stamp(catalog: Catalog, commit: str) -> dict:
 def _statement(statement, level: str) -> dict:
     return {"status": statement.status, "value": statement.value, "detail": statement.detail,
             "since": statement.since, "basis": statement.basis, "searched": list(statement.searched),
-            "sources": list(statement.sources), "evidence": level, "checked": statement.checked}
+            "scope": list(statement.scope), "sources": list(statement.sources), "evidence": level,
+            "checked": statement.checked}
 
 
 def _fact(fact) -> dict | None:
@@ -55,12 +56,39 @@ def _fact(fact) -> dict | None:
                                       "sources": list(fact.sources)}
 
 
+def _release(release) -> dict | None:
+    return None if release is None else {"version": release.version, "date": release.date,
+                                         "sources": list(release.sources)}
+
+
+def _releases(engine) -> dict:
+    latest, channels = engine.latest_release, engine.releases
+    return {"stable": _release(latest.stable if latest else None),
+            "pre_release": _release(latest.pre_release if latest else None),
+            "channels": {"pypi": list(channels.pypi) if channels else [], "github": channels.github if channels else ""},
+            "history": [{"version": r.version, "date": r.date, "pre_release": r.pre_release}
+                        for r in engine.release_history]}
+
+
+def _kind(kind) -> dict | None:
+    return None if kind is None else {"value": kind.value, "detail": kind.detail, "sources": list(kind.sources),
+                                      "packages": [{"engine": p.engine, "version": p.version} for p in kind.packages]}
+
+
+def _deprecated_latest_release(engine) -> dict | None:
+    """`latest_release` as 2.1 wrote it (the stable release), kept until 2027-06-01 for old readers."""
+    stable = engine.latest_release.stable if engine.latest_release else None
+    return None if stable is None else {"value": stable.version, "detail": "", "date": stable.date,
+                                        "sources": list(stable.sources)}
+
+
 def _engine(catalog: Catalog, engine) -> dict:
     level = levels(catalog)
     return {
         "id": engine.id, "name": engine.name, "summary": engine.summary, "homepage": engine.homepage,
         "repository": engine.repository, "license": engine.license, "official_urls": list(engine.official_urls),
-        "maintenance": _fact(engine.maintenance), "latest_release": _fact(engine.latest_release),
+        "maintenance": _fact(engine.maintenance), "latest_release": _deprecated_latest_release(engine),
+        "releases": _releases(engine), "kind": _kind(engine.kind),
         "featured_comparisons": list(engine.featured), "checked_against": checked_against(catalog, engine),
         "sources": list(engine.sources),
         "support": {f: _statement(engine.support[f], level[(engine.id, f)]) for f in catalog.features},

@@ -66,6 +66,7 @@ BASES = {
     "exhaustive-list": "The project's own list of what it supports leaves this out.",
 }
 MAINTENANCE = {"active": "Active", "maintenance-only": "Fixes only", "archived": "Archived", "unknown": "Unknown"}
+SOFTWARE_KINDS = {"engine": "Engine", "runtime": "Runtime"}
 KINDS = {"docs": "documentation", "repo": "repository file", "readme": "README", "release-notes": "release notes",
          "package-index": "package page", "article": "article", "discussion": "discussion",
          "issue": "issue or pull request", "claim": "claim"}
@@ -145,7 +146,7 @@ def _helpers(catalog: Catalog, root: str) -> dict:
                 number=numbers.get, badge=badge, refs=refs, cell=cell, mark=mark, evidence_mark=evidence_mark,
                 level_of=lambda st: level[(st.engine, st.feature)], quotes=quotes,
                 bases=BASES, legend_for=legend_for, repo_attributes=repo_attributes(catalog),
-                maintenance=MAINTENANCE, kinds=KINDS, undocumented=verdict.NOT_DOCUMENTED, differs=verdict.differs,
+                maintenance=MAINTENANCE, software_kinds=SOFTWARE_KINDS, kinds=KINDS, undocumented=verdict.NOT_DOCUMENTED, differs=verdict.differs,
                 grid_kind=verdict.grid_kind)
     return base
 
@@ -251,7 +252,7 @@ def feature_index(catalog: Catalog, page_url: str) -> Markup:
 def engine_page(catalog: Catalog, page_url: str, engine_id: str) -> Markup:
     engine = catalog.engines[engine_id]
     others = [(pair_slug(*sorted((engine_id, o))), catalog.engines[o]) for o in catalog.engines if o != engine_id]
-    facts = [f for f in (engine.maintenance, engine.latest_release) if f]
+    facts = engine.facts()
     return _render("engine.html", catalog, page_url, engine=engine, others=others,
                    cited=cited(catalog, engine.support.values(), [*engine.sources, *(s for f in facts for s in f.sources)]),
                    quality=quality(catalog, engine, data_today(catalog)), against=checked_against(catalog, engine),

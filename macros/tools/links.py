@@ -2,7 +2,8 @@
 
 tests/promised-links.txt holds one promise per line, `/features/fp8/` or
 `/matrix/#fp8--vllm`, and `old -> new` where a promise was moved on purpose.
-`make links` adds the promises a new build makes; nothing ever removes one.
+`make links` adds the promises a new build makes (a maintainer runs it when a release is
+published: a contribution that only adds pages needs no edit here); nothing ever removes one.
 """
 from __future__ import annotations
 
