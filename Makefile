@@ -5,8 +5,16 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # Two stamps: serve, build and check need only the runtime; test adds the test tools.
-RUNTIME := $(VENV)/.runtime-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
-STAMP := $(VENV)/.dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
+# Installs read the hashed lock files (requirements*.lock.txt, made from the pinned
+# requirements*.txt by `make lock`): a package whose file does not match its hash is refused.
+RUNTIME := $(VENV)/.runtime-$(shell cat requirements.lock.txt | cksum | cut -d' ' -f1)
+STAMP := $(VENV)/.dev-$(shell cat requirements.lock.txt requirements-dev.lock.txt | cksum | cut -d' ' -f1)
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps
+# The tool that writes the lock files, in a venv of its own (never in the site's or the tests')
+PIP_TOOLS := pip-tools==7.6.2
+LOCK_VENV := .venv-lock
+PIP_COMPILE := $(LOCK_VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-header \
+	--no-emit-index-url --no-emit-find-links --no-emit-trusted-host
 HOST ?= 127.0.0.1:8000
 # BROWSER=0 skips the browser tests, on purpose and visibly; otherwise they must run.
 BROWSER ?= 1
@@ -20,19 +28,24 @@ export DISABLE_MKDOCS_2_WARNING := true
 export PYTHONDONTWRITEBYTECODE := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check fmt diff new-engine test browser-tools bench audit links twin clean
+.PHONY: help setup serve build check fmt diff new-engine test browser-tools bench audit links twin lock clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(RUNTIME): requirements.txt
+$(RUNTIME): requirements.lock.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PIP_INSTALL) -r requirements.lock.txt
 	@rm -f $(VENV)/.runtime-* && touch $@
 
-$(STAMP): $(RUNTIME) requirements-dev.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+$(STAMP): $(RUNTIME) requirements-dev.lock.txt
+	$(PIP_INSTALL) -r requirements-dev.lock.txt
 	@rm -f $(VENV)/.dev-* && touch $@
+
+lock: ## Write requirements*.lock.txt (every pin with its hashes) from requirements*.txt; needs the package index
+	@test -x $(LOCK_VENV)/bin/pip-compile || ($(PYTHON) -m venv $(LOCK_VENV) && $(LOCK_VENV)/bin/python -m pip install --quiet $(PIP_TOOLS))
+	$(PIP_COMPILE) -o requirements.lock.txt requirements.txt
+	$(PIP_COMPILE) -o requirements-dev.lock.txt requirements-dev.txt
 
 setup: $(STAMP) ## Create .venv and install the pinned requirements, test tools included
 
@@ -45,15 +58,18 @@ build: $(RUNTIME) ## Build the site into site/ (strict: any warning fails)
 check: $(RUNTIME) ## Check every data file; print each problem as path:line:col, then warnings
 	@$(BIN)/python -m macros check
 
+# Values a caller types (BASE, ID, NAME) reach commands through the environment, quoted, never
+# pasted into the recipe: a branch name like `x;curl ...` stays a branch name.
 BASE ?= HEAD
+export BASE ID NAME
 diff: $(RUNTIME) ## The data change since BASE (default HEAD) in plain words: make diff BASE=main
-	@$(BIN)/python -m macros diff $(BASE)
+	@$(BIN)/python -m macros diff "$$BASE"
 
 fmt: $(RUNTIME) ## Rewrite data files in canonical key order (keeps comments)
 	@$(BIN)/python -m macros fmt
 
 new-engine: $(RUNTIME) ## Start an engine file with every cell not-researched: make new-engine ID=sglang NAME="SGLang"
-	@$(BIN)/python -m macros new-engine --id "$(ID)" --name "$(NAME)"
+	@$(BIN)/python -m macros new-engine --id "$$ID" --name "$$NAME"
 
 test: $(STAMP) browser-tools ## Check the data, then every test on every core (browser included; the tests build the site strictly)
 	@start=$$(date +%s); \
@@ -93,5 +109,5 @@ links: build ## Add the pages and anchors of a fresh build to tests/promised-lin
 	$(BIN)/python -m macros links --site site
 
 clean: ## Remove the built site and caches (keeps .venv)
-	rm -rf site site-properdocs .pytest_cache build test-results
+	rm -rf site site-properdocs .pytest_cache build test-results $(LOCK_VENV)
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +

@@ -185,6 +185,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
+    except BrokenPipeError:  # the reader went away (`make diff | head`): not an error of ours
+        sys.stdout = None
+        return 0
     except Exception as error:  # a bug in this tool, never a data problem: those are reported above
         if args.debug:
             raise
