@@ -56,6 +56,7 @@ def site_settings(config) -> dict:
         "site_url": config.get("site_url") or "",
         "today": dt.date.fromisoformat(commit_day) if commit_day else None,
         "every_pair_up_to": int((extra.get("pair_pages") or {}).get("every_pair_up_to", 12)),
+        "commit": extra.get("commit", ""),
     }
 
 
@@ -78,12 +79,12 @@ def unstash(config, page_uri: str, html: str) -> str:
 
 
 def define_env(env):
+    from markupsafe import escape
+
     from macros.site import render
 
     catalog = catalog_for(env.conf)
     floor = floor_build()
-    env.variables["catalog"] = catalog
-    env.variables["data_date"] = catalog.data_date
 
     def page_url() -> str:
         return env.page.url if env.page is not None else ""
@@ -102,7 +103,8 @@ def define_env(env):
         macro.__doc__ = function.__doc__
         return env.macro(macro)
 
-    for function in (render.home, render.status_legend, render.matrix, render.compare, render.compare_index,
-                     render.live_compare, render.feature_page, render.retired_page, render.feature_index, render.engine_page,
-                     render.engine_index, render.guide, render.sources_list, render.seed_text, render.data_quality):
+    for function in render.BLOCK_MACROS:
         one_line(function)
+    for function in render.TEXT_MACROS:
+        text = function  # bind this function, not the loop's last one
+        env.macro(lambda text=text: str(escape(text(catalog, page_url()))), function.__name__)

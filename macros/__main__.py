@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from macros.data.catalog import ROOT, build_catalog
-from macros.data.problems import DataError, printable
+from macros.data.problems import DataError, printable, report
 
 
 def describe(catalog) -> str:
@@ -17,12 +17,21 @@ def describe(catalog) -> str:
 
 
 def checked_catalog(args):
-    """The checked catalog, or None after printing every problem."""
+    """The checked catalog, or None after printing every problem: the data's, and those of
+    anything else the build reads in the repository that holds it (special files, pages)."""
+    from macros.site.pages import input_problems
+
+    root = Path(args.data).resolve().parent
+    refused = [p for p in input_problems(root) if not p.path.startswith("data/")]  # the data's own are below
     try:
-        return build_catalog(Path(args.data), shown_from=Path.cwd())
+        catalog = build_catalog(Path(args.data), shown_from=Path.cwd())
     except DataError as error:
-        print(error, file=sys.stderr)
+        print(report(error.problems + refused), file=sys.stderr)
         return None
+    if refused:
+        print(report(refused), file=sys.stderr)
+        return None
+    return catalog
 
 
 WARNINGS_SHOWN = 20  # per kind; the count says how many more
@@ -92,7 +101,7 @@ def fmt(args) -> int:
         if path.is_symlink():  # a link could point anywhere: fmt writes only the repository's own files
             print(f"skipped {shown}: it is a symbolic link", file=sys.stderr)
             continue
-        raw, problems = read_regular(path, data.parent, shown)
+        raw, problems = read_regular(path, shown)
         if raw is None:
             if path.exists():
                 print(f"skipped {shown}: it {problems[0].message}", file=sys.stderr)
@@ -116,7 +125,7 @@ def diff(args) -> int:
     except RevisionError as error:
         print(printable(f"cannot read the data at {args.revision}: {error}"), file=sys.stderr)
         return 1
-    new, _ = read_catalog(Path(args.data), shown_from=Path.cwd())
+    new, _ = read_catalog(Path(args.data), shown_from=Path.cwd(), tolerant=True)  # a diff describes unfinished work too
     print(describe(old, new))
     return 0
 

@@ -291,6 +291,29 @@ def test_any_two_engines_compared_in_the_browser(watched, base_url, catalog):
     assert watched.problems == []
 
 
+@pytest.mark.parametrize("query", ["?a=__proto__&b={b}", "?a=constructor&b={b}", "?a=toString&b=hasOwnProperty",
+                                   "?category=__proto__&engine=constructor&status=valueOf", "?needs=__proto__,constructor"])
+def test_query_values_name_only_known_records(watched, base_url, catalog, query):
+    """A value from the address is looked up among the page's own ids, never as an object property."""
+    page = watched.page
+    b = sorted(catalog.engines)[-1]
+    for path in ("compare/live/", "matrix/", "guide/"):
+        page.goto(base_url + path + query.format(b=b))
+        if path == "compare/live/":
+            page.wait_for_function("!document.querySelector('[data-di-live-status]').textContent.startsWith('Loading')")
+            assert "Pick two different engines" in page.locator("[data-di-live-status]").inner_text()
+    assert watched.problems == []
+
+
+def test_a_malformed_escape_in_the_fragment_is_ignored(watched, base_url, catalog):
+    page = watched.page
+    feature = next(iter(catalog.features))
+    page.goto(base_url + "matrix/#%E0%A4%A")
+    page.goto(base_url + f"matrix/#{feature}%")
+    page.evaluate("window.location.hash = '%ZZ'")
+    assert watched.problems == []
+
+
 def test_report_a_problem_opens_the_issue_form_filled_in(context, base_url, catalog):
     from urllib.parse import parse_qs, urlsplit
 

@@ -57,6 +57,7 @@ def test_committed_data_passes_with_a_summary():
                         r"\d+ guide needs; data as of \d{4}-\d{2}-\d{2}\n", result.stdout)
 
 
+@pytest.mark.rule("stale_statement")
 def test_stale_statements_are_warnings_after_the_summary(data):
     result = run_macros("check", "--max-age", "30", data=data.path)
     assert result.returncode == 0, result.stderr
@@ -66,6 +67,7 @@ def test_stale_statements_are_warnings_after_the_summary(data):
     assert run_macros("check", "--max-age", "100000", data=data.path).stdout.count("warning") == 0
 
 
+@pytest.mark.rule("not_researched")
 def test_new_engine_writes_every_feature_not_researched_and_check_points_at_what_to_fill(data):
     result = run_macros("new-engine", "--id", "gamma", "--name", "Gamma 🚀", data=data.path)
     assert result.returncode == 0, result.stderr

@@ -68,7 +68,8 @@ def test_additions_and_removals(repo):
     edit(repo, "engines/gamma.yml", "sources: [beta-readme]\nsupport", "sources: [gamma-docs]\nsupport")
     git(repo, "add", "-A")
     out = commit_and_diff(repo)
-    for line in ("- Added: Gamma (`gamma`)", "- Removed: Beta (`beta`)", "- Added: gRPC (`grpc`)",
+    for line in ("- Added: Gamma (`gamma`), 3 statements: HTTP server: not-supported, Prefix caching: unknown, "
+                 "gRPC: unknown", "- Removed: Beta (`beta`)", "- Added: gRPC (`grpc`) in serving",
                  "- Added: `gamma-docs`, Gamma docs"):
         assert line in out.splitlines(), out
 
@@ -111,3 +112,49 @@ def test_an_old_revision_in_an_older_schema_is_read_tolerantly(repo):
     out = commit_and_diff(repo)
     assert "Removed: Alpha" not in out and "Added: Alpha" not in out
     assert "- Alpha / Prefix caching: experimental -> supported" in out
+
+
+def test_official_urls_name_how_many_cells_change_evidence(repo):
+    edit(repo, "engines/beta.yml", "official-urls: [https://beta.example.org/]",
+         "official-urls: [https://beta.example.org/, https://alpha.example.org/]")
+    out = commit_and_diff(repo)
+    closer = out.split("### Look closer")[1]
+    assert "Beta: official-urls changed (prefixes: +`https://alpha.example.org/`); 0 cells change evidence level" in closer
+    edit(repo, "engines/alpha.yml", "official-urls: [https://alpha.example.org/]", "official-urls: [https://x.example.org/]")
+    out = commit_and_diff(repo)
+    assert "Alpha: official-urls changed" in out and "2 cells change evidence level: http-server: primary -> secondary" in out
+
+
+def test_renames_retitles_and_facts_are_named(repo):
+    (repo / "data/engines/alpha.yml").rename(repo / "data/engines/alfa.yml")
+    edit(repo, "engines/alfa.yml", "id: alpha\nname: Alpha", "id: alfa\nformer-ids: [alpha]\nname: Alfa")
+    edit(repo, "engines/alfa.yml", "license: MIT", "license: Apache-2.0")
+    edit(repo, "sources.yml", "title: Alpha documentation", "title: Alpha manual")
+    edit(repo, "engines/beta.yml", "    basis: stated-absent", "    basis: exhaustive-list")
+    edit(repo, "engines/beta.yml", "searched: [https://beta.example.org/readme/]",
+         "searched: [https://beta.example.org/readme/, 'docs search: prefix']")
+    git(repo, "add", "-A")
+    out = commit_and_diff(repo)
+    lines = out.splitlines()
+    assert any(line.startswith("- Renamed: `alpha` -> `alfa` (Alfa); the old pages /engines/alpha/") for line in lines)
+    assert "Removed: Alpha" not in out and "Added: Alfa" not in out
+    assert "- Retitled: `alfa`: \"Alpha\" -> \"Alfa\"" in lines
+    assert any(line.startswith("- Alfa: license: \"MIT\" -> \"Apache-2.0\"") for line in lines)
+    assert "- Retitled: `alpha-docs`: \"Alpha documentation\" -> \"Alpha manual\"" in lines
+    assert any("Beta / HTTP server: basis: \"stated-absent\" -> \"exhaustive-list\"" in line for line in lines)
+    assert any("Beta / Prefix caching: searched: +docs search: prefix" in line for line in lines)
+
+
+def test_guide_changes_are_named(repo):
+    edit(repo, "guide.yml", "label: ", "label: A renamed label, ")
+    out = commit_and_diff(repo)
+    assert "### Guide" in out and "): label" in out.split("### Guide")[1]
+
+
+def test_names_reach_the_summary_as_text_never_as_markdown_or_html(repo):
+    edit(repo, "engines/alpha.yml", "name: Alpha", 'name: "[click](https://evil.example/) ![x](https://evil.example/x.png) '
+         '<img src=x> **bold** `code`"')
+    out = commit_and_diff(repo)
+    line = next(line for line in out.splitlines() if line.startswith("- Retitled"))
+    assert "\\[click\\]\\(`https://evil.example/)`" in line and "\\!\\[x\\]" in line
+    assert "&lt;img src=x>" in line and "\\*\\*bold\\*\\*" in line and "\\`code\\`" in line

@@ -226,6 +226,7 @@ def test_template_syntax_in_a_name_stops_the_build_before_anything_runs(tmp_path
     ('"<img src=x onerror=alert(1)>"', "contains `<`"), ('"Alpha > Beta"', "contains `>`"),
     ('"Alpha\\nBeta"', "U+000A"),
 ])
+@pytest.mark.rule("text_is_plain")
 def test_names_refuse_controls_bidi_invisibles_markup_and_template_syntax(data, name, expected):
     data.replace("engines/alpha.yml", "name: Alpha", f"name: {name}")
     problem = only(data.problems(), expected)
@@ -258,7 +259,11 @@ def test_an_id_with_a_trailing_newline_is_refused(data):
     ("http://alpha.example.org/docs/", "not an https:// URL"),
     ("https:///docs/", "with a host"),
     ("https://alpha.example.org\\\\@evil.example/", "user name or password"),
+    ("https://alpha\uff0eexample.org/docs/", "look-alike dot in its host (U+FF0E FULLWIDTH FULL STOP)"),
+    ("https://b\u00fccher.example/docs/", "host name that is not ASCII"),
+    ("https://\u0430lpha.example.org/docs/", "host name that is not ASCII"),  # a Cyrillic а
 ])
+@pytest.mark.rule("urls_are_plain_https")
 def test_urls_are_https_without_credentials(data, url, expected):
     data.replace("sources.yml", "https://alpha.example.org/docs/", url)
     assert only(data.problems(), expected).path == "sources.yml"
@@ -266,7 +271,36 @@ def test_urls_are_https_without_credentials(data, url, expected):
 
 def test_a_link_in_text_with_credentials_is_refused(data):
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: See [docs](https://a:b@alpha.example.org/).")
-    assert only(data.problems(), "user name or password").line == 13
+    assert only(data.problems(), "user name or password").line == data.line_of("engines/alpha.yml", "See [docs]")
+
+
+def test_an_internationalised_host_gets_its_punycode_form_as_the_tip(data):
+    data.replace("sources.yml", "https://alpha.example.org/docs/", "https://b\u00fccher.example/docs/")
+    assert "xn--bcher-kva.example" in only(data.problems(), "not ASCII").tip
+
+
+def test_user_names_in_official_urls_and_searched_urls_are_refused(data):
+    data.replace("engines/alpha.yml", "official-urls: [https://alpha.example.org/]",
+                 "official-urls: [https://alpha.example.org@evil.example/]")
+    data.replace("engines/beta.yml", "searched: [https://beta.example.org/readme/]",
+                 "searched: [https://beta.example.org@evil.example/readme/, 'docs search: prefix']")
+    found = [p for p in data.problems() if "user name or password" in p.message]
+    assert {p.path for p in found} == {"engines/alpha.yml", "engines/beta.yml"}
+    assert found[1].line == data.line_of("engines/beta.yml", "searched:")
+
+
+@pytest.mark.parametrize("prefix,expected", [
+    ("https://github.com/", "would make every page of github.com primary evidence for Alpha"),
+    ("https://huggingface.co/", "would make every page of huggingface.co primary"),
+    ("https://pypi.org/project/", "would make every page of pypi.org primary"),
+    ("https://github.com/alpha-org", "does not end with /: it also covers https://github.com/alpha-org-anything"),
+])
+@pytest.mark.rule("official_urls_name_the_project")
+def test_an_official_prefix_must_name_the_project(data, prefix, expected):
+    data.replace("engines/alpha.yml", "official-urls: [https://alpha.example.org/]",
+                 f"official-urls: [https://alpha.example.org/, {prefix}]")
+    problem = only(data.problems(), expected)
+    assert problem.line == data.line_of("engines/alpha.yml", "official-urls:")
 
 
 # --- ids that would break the site ----------------------------------------------------------
@@ -283,6 +317,7 @@ def test_a_link_in_text_with_credentials_is_refused(data):
     ("features.yml", "      - id: prefix-caching\n", "      - id: prefix-caching\n        former-ids: [prefix-caching]\n",
      "redirect to itself"),
 ])
+@pytest.mark.rule("ids_fit_the_site")
 def test_ids_that_would_overwrite_a_page_or_an_anchor(data, file, old, new, expected):
     data.replace(file, old, new)
     assert "would break the site" in only(data.problems(), expected).message
@@ -303,13 +338,16 @@ def test_the_build_refuses_a_page_with_the_same_html_id_twice(tmp_path):
 
 # --- files ---------------------------------------------------------------------------------
 
-def test_a_symlink_to_a_file_outside_the_repository_is_not_read(data, tmp_path_factory):
+def test_a_symlink_is_not_read_wherever_it_points(data, tmp_path_factory):
     secret = tmp_path_factory.mktemp("elsewhere") / "secret.yml"
     secret.write_text(data.file("engines/beta.yml").read_text())
-    data.file("engines/beta.yml").unlink()
-    data.file("engines/beta.yml").symlink_to(secret)
-    problem = only(data.problems(), "symbolic link to a place outside the repository")
-    assert problem.path == "engines/beta.yml"
+    inside = data.file("beta-copy.yml")
+    inside.write_text(data.file("engines/beta.yml").read_text())
+    for target in (secret, inside):
+        data.file("engines/beta.yml").unlink()
+        data.file("engines/beta.yml").symlink_to(target)
+        problem = only(data.problems(), "is a symbolic link: the build never follows links")
+        assert problem.path == "engines/beta.yml" and "commit the file itself" in problem.tip
 
 
 def test_a_named_pipe_is_refused_without_waiting(data):

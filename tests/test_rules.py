@@ -1,8 +1,10 @@
 """Each consistency rule, and the schema, firing on a small fixture broken one way."""
 import datetime as dt
 
+import pytest
+
 from conftest import TODAY, messages
-from macros.data.rules import RULES
+from macros.data.rules import RULES, WARNINGS
 
 
 def only(problems, text):
@@ -57,6 +59,7 @@ def test_checked_date_in_the_wrong_form(data):
     assert only(data.problems(), "not a date in YYYY-MM-DD form").line == 15
 
 
+@pytest.mark.rule("statement_cites_a_source")
 def test_statement_without_sources(data):
     data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
                  "    sources: []\n    checked: 2026-01-10\n  prefix")
@@ -72,12 +75,14 @@ def test_a_broken_file_does_not_hide_problems_in_others(data):
 
 # --- rules ---------------------------------------------------------------------------
 
+@pytest.mark.rule("engine_id_matches_file")
 def test_engine_id_matches_file(data):
     data.replace("engines/alpha.yml", "id: alpha", "id: alfa")
     problem = only(data.problems(), "differs from the file name 'alpha.yml'")
     assert (problem.path, problem.line) == ("engines/alpha.yml", 1)
 
 
+@pytest.mark.rule("unknown_feature")
 def test_unknown_feature(data):
     data.replace("engines/alpha.yml", "  prefix-caching:", "  prefix-cashing:")
     problems = data.problems()
@@ -86,6 +91,7 @@ def test_unknown_feature(data):
     only(problems, "no statement for feature 'prefix-caching'")
 
 
+@pytest.mark.rule("missing_statement")
 def test_missing_statement(data):
     text = data.file("engines/beta.yml").read_text()
     data.write("engines/beta.yml", text[: text.index("  prefix-caching:")])
@@ -93,6 +99,7 @@ def test_missing_statement(data):
     assert (problem.path, problem.line) == ("engines/beta.yml", 9)
 
 
+@pytest.mark.rule("unknown_source")
 def test_unknown_source(data):
     data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
                  "    sources: [alpha-doc]\n    checked: 2026-01-10\n  prefix")
@@ -100,6 +107,7 @@ def test_unknown_source(data):
     assert problem.line == 14 and "did you mean 'alpha-docs'" in problem.tip
 
 
+@pytest.mark.rule("source_never_cited")
 def test_source_never_cited(data):
     data.replace("sources.yml", "sources:\n", "sources:\n  - id: lonely\n    title: Lonely\n    url: https://x.example.org/\n"
                  "    publisher: X\n    kind: docs\n    checked: 2026-01-01\n")
@@ -107,6 +115,7 @@ def test_source_never_cited(data):
     assert (problem.path, problem.line) == ("sources.yml", 2)
 
 
+@pytest.mark.rule("duplicate_ids")
 def test_duplicate_source_id(data):
     data.replace("sources.yml", "id: beta-readme", "id: alpha-docs")
     problem = only(data.problems(), "duplicate source id 'alpha-docs' (first at line 2)")
@@ -118,11 +127,13 @@ def test_duplicate_feature_id(data):
     assert only(data.problems(), "duplicate feature id 'http-server'").line == 9
 
 
+@pytest.mark.rule("duplicate_source_url")
 def test_duplicate_source_url(data):
     data.replace("sources.yml", "https://beta.example.org/readme/", "https://alpha.example.org/docs/")
     assert only(data.problems(), "same URL as 'alpha-docs'").line == 10
 
 
+@pytest.mark.rule("checked_date_valid")
 def test_checked_date_in_the_future(data):
     data.replace("engines/alpha.yml", "checked: 2026-01-10", "checked: 2027-01-10")
     problem = only(data.problems(today=dt.date(2026, 11, 29)), "in the future")
@@ -134,11 +145,13 @@ def test_checked_date_that_does_not_exist(data):
     assert only(data.problems(), "is not a real date").line == 13
 
 
+@pytest.mark.rule("links_use_https")
 def test_http_link_inside_text(data):
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: Ships a [server](http://alpha.example.org/).")
     assert only(data.problems(), "link 'http://alpha.example.org/' is not https://").line == 13
 
 
+@pytest.mark.rule("no_raw_html")
 def test_raw_html_in_text(data):
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: Ships a <b>server</b>.")
     assert only(data.problems(), "HTML tag <b>").line == 13
@@ -149,11 +162,13 @@ def test_html_inside_code_is_fine(data):
     assert data.problems() == []
 
 
+@pytest.mark.rule("unknown_not_dressed_as_known")
 def test_unknown_with_a_value(data):
     data.replace("engines/beta.yml", "    status: unknown\n", "    status: unknown\n    value: probably yes\n")
     assert only(data.problems(), "status is unknown, yet value says").line == 18
 
 
+@pytest.mark.rule("guide_features_exist")
 def test_guide_names_unknown_feature(data):
     data.replace("guide.yml", "  - feature: http-server\n    supply", "  - feature: http-servr\n    supply")
     problem = only(data.problems(), "unknown feature 'http-servr'")
@@ -166,6 +181,7 @@ def test_empty_file(data):
     assert (problem.path, problem.line) == ("features.yml", 1)
 
 
+@pytest.mark.rule("former_ids_are_free")
 def test_former_id_used_twice(data):
     data.replace("features.yml", "      - id: prefix-caching\n", "      - id: prefix-caching\n        former-ids: [http-server]\n")
     problem = only(data.problems(), "former id 'http-server' is already used by feature 'http-server'")
@@ -182,12 +198,14 @@ def test_former_id_redirects(data):
                      "compare/alpha-vs-old-beta.md": "compare/alpha-vs-beta.md"}
 
 
+@pytest.mark.rule("canonical_order")
 def test_keys_out_of_canonical_order(data):
     data.replace("engines/alpha.yml", "    status: supported\n    value: built in\n", "    value: built in\n    status: supported\n")
     problem = only(data.problems(), "'value' is out of order here: expected 'status' first")
     assert (problem.path, problem.line) == ("engines/alpha.yml", 11) and "make fmt" in problem.tip
 
 
+@pytest.mark.rule("unknown_says_where_searched")
 def test_unknown_without_where_it_was_searched(data):
     data.replace("engines/beta.yml", "    searched: [https://beta.example.org/readme/]\n", "")
     problem = only(data.problems(), "`searched` does not say where you looked")
@@ -200,6 +218,7 @@ def test_searched_on_a_known_statement(data):
     assert only(data.problems(), "`searched` belongs to an unknown statement").line == 15
 
 
+@pytest.mark.rule("not_supported_says_its_basis")
 def test_not_supported_without_its_basis(data):
     data.replace("engines/beta.yml", "    basis: stated-absent\n", "")
     problem = only(data.problems(), "`basis` does not say why")
@@ -211,6 +230,7 @@ def test_basis_on_a_supported_statement(data):
     assert only(data.problems(), "`basis` belongs to a not-supported statement").line == 14
 
 
+@pytest.mark.rule("claims_are_not_evidence")
 def test_a_claim_alone_is_not_evidence(data):
     data.replace("sources.yml", "sources:\n", "sources:\n  - id: rumour\n    title: A rumour\n    page: reference/seed.md\n"
                  "    publisher: Someone\n    kind: claim\n    checked: 2026-01-01\n")
@@ -220,6 +240,7 @@ def test_a_claim_alone_is_not_evidence(data):
     assert (problem.path, problem.line) == ("engines/alpha.yml", 14) and "status: unknown" in problem.tip
 
 
+@pytest.mark.rule("primary_source_is_a_page")
 def test_a_site_front_page_as_the_only_primary_source(data):
     data.replace("sources.yml", "https://alpha.example.org/docs/", "https://alpha.example.org/")
     problem = only(data.problems(), "is a site's front page")
@@ -234,6 +255,7 @@ def test_a_checked_date_is_in_the_future_only_past_today_anywhere_on_earth():
     assert latest_today_on_earth(dt.datetime(2026, 11, 29, 10, 0, tzinfo=utc)) == dt.date(2026, 11, 30)
 
 
+@pytest.mark.rule("featured_comparisons_exist")
 def test_a_featured_comparison_with_an_engine_that_does_not_exist(data):
     data.replace("engines/alpha.yml", "sources: [alpha-docs]\nsupport:", "featured-comparisons: [betta]\nsources: [alpha-docs]\nsupport:")
     problem = only(data.problems(), "featured comparison with 'betta'")
@@ -243,6 +265,7 @@ def test_a_featured_comparison_with_an_engine_that_does_not_exist(data):
 RETIRED = "retired:\n  - id: {id}\n    name: Old feature\n    became: [{became}]\n    why: It was split.\n"
 
 
+@pytest.mark.rule("retired_ids_stay_retired")
 def test_a_retired_id_used_again(data):
     data.write("features.yml", data.file("features.yml").read_text() + RETIRED.format(id="http-server", became="prefix-caching"))
     assert only(data.problems(), "retired feature id 'http-server' is in use again").path == "features.yml"
@@ -267,6 +290,7 @@ def _with_hardware(data, alpha_status="supported"):
                    + extra.get(status, "") + "    checked: 2026-01-10\n")
 
 
+@pytest.mark.rule("scope_names_hardware")
 def test_a_scope_that_names_no_hardware_feature(data):
     _with_hardware(data)
     assert data.problems() == []
@@ -285,6 +309,7 @@ def test_a_scope_on_hardware_the_engine_does_not_support(data):
 CHANNELS = "official-urls: [https://alpha.example.org/]\n"
 
 
+@pytest.mark.rule("release_channels_are_official")
 def test_a_release_channel_outside_the_official_urls(data):
     data.replace("engines/alpha.yml", CHANNELS, "releases:\n  pypi: [alpha]\n  github: alpha-org/alpha\n"
                  "official-urls: [https://alpha.example.org/, https://pypi.org/project/alpha/]\n")
@@ -296,6 +321,7 @@ def test_a_release_channel_outside_the_official_urls(data):
 LATEST = "latest-release:\n  stable:\n    version: {stable}\n    date: 2026-01-01\n    sources: [alpha-docs]\n{pre}"
 
 
+@pytest.mark.rule("pre_release_is_newer")
 def test_a_pre_release_that_is_not_newer_than_the_stable_one(data):
     pre = "  pre-release:\n    version: {}\n    date: 2026-01-02\n    sources: [alpha-docs]\n"
     data.replace("engines/alpha.yml", "sources: [alpha-docs]\nsupport:",
@@ -307,47 +333,25 @@ def test_a_pre_release_that_is_not_newer_than_the_stable_one(data):
     assert only(data.problems(), "stable release v1.4.0rc2 is a pre-release").path == "engines/alpha.yml"
 
 
-# Each rule, and the test above that shows it firing on a bad fixture.
-RULE_TESTS = {
-    "engine_id_matches_file": test_engine_id_matches_file,
-    "unknown_feature": test_unknown_feature,
-    "missing_statement": test_missing_statement,
-    "unknown_source": test_unknown_source,
-    "source_never_cited": test_source_never_cited,
-    "duplicate_ids": test_duplicate_source_id,
-    "duplicate_source_url": test_duplicate_source_url,
-    "former_ids_are_free": test_former_id_used_twice,
-    "checked_date_valid": test_checked_date_in_the_future,
-    "links_use_https": test_http_link_inside_text,
-    "no_raw_html": test_raw_html_in_text,
-    "unknown_not_dressed_as_known": test_unknown_with_a_value,
-    "guide_features_exist": test_guide_names_unknown_feature,
-    "canonical_order": test_keys_out_of_canonical_order,
-    "statement_cites_a_source": test_statement_without_sources,
-    "featured_comparisons_exist": test_a_featured_comparison_with_an_engine_that_does_not_exist,
-    "retired_ids_stay_retired": test_a_retired_id_used_again,
-    "unknown_says_where_searched": test_unknown_without_where_it_was_searched,
-    "not_supported_says_its_basis": test_not_supported_without_its_basis,
-    "claims_are_not_evidence": test_a_claim_alone_is_not_evidence,
-    "primary_source_is_a_page": test_a_site_front_page_as_the_only_primary_source,
-}
-from test_seed_claims import test_a_verdict_that_does_not_fit_its_statements  # noqa: E402
+def rule_marks() -> set[str]:
+    """The rules named by `@pytest.mark.rule(...)` on the test functions of every test module
+    (read from the modules, not from this run's selection, so `-k` or one file alone gives the same answer)."""
+    import importlib
+    import inspect
+    from pathlib import Path
 
-RULE_TESTS.update({"scope_names_hardware": test_a_scope_that_names_no_hardware_feature,
-                   "release_channels_are_official": test_a_release_channel_outside_the_official_urls,
-                   "pre_release_is_newer": test_a_pre_release_that_is_not_newer_than_the_stable_one})
-RULE_TESTS["seed_claims_hold"] = test_a_verdict_that_does_not_fit_its_statements
-# the rules against hostile text, URLs and ids are shown firing in tests/test_hostile.py
-from test_hostile import (test_ids_that_would_overwrite_a_page_or_an_anchor,  # noqa: E402
-                          test_names_refuse_controls_bidi_invisibles_markup_and_template_syntax,
-                          test_urls_are_https_without_credentials)
-
-RULE_TESTS.update({
-    "text_is_plain": test_names_refuse_controls_bidi_invisibles_markup_and_template_syntax,
-    "urls_are_plain_https": test_urls_are_https_without_credentials,
-    "ids_fit_the_site": test_ids_that_would_overwrite_a_page_or_an_anchor,
-})
+    shown = set()
+    for path in sorted(Path(__file__).parent.glob("test_*.py")):
+        module = importlib.import_module(path.stem)
+        for _, function in inspect.getmembers(module, inspect.isfunction):
+            shown |= {mark.args[0] for mark in getattr(function, "pytestmark", []) if mark.name == "rule"}
+    return shown
 
 
 def test_every_rule_has_a_bad_case_test():
-    assert sorted(RULE_TESTS) == sorted(rule.__name__ for rule in RULES)
+    """Each rule and warning is marked `@pytest.mark.rule("<name>")` on a test that shows it firing;
+    the marks, not the test names, say which rule a test shows."""
+    shown = rule_marks()
+    checks = {check.__name__ for check in [*RULES, *WARNINGS]}
+    assert sorted(checks - shown) == [], "rules without a test that shows them firing"
+    assert sorted(shown - checks) == [], "tests marked for rules that do not exist"

@@ -24,6 +24,13 @@
   }
   // Only values that exist on the page are accepted from the address.
   function known(value, allowed) { return allowed.indexOf(value) >= 0 ? value : ""; }
+  // A value from the address names a record only if the map has it as its own key:
+  // `?a=__proto__` or `?a=constructor` is no engine.
+  function lookup(map, key) { return Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined; }
+  // The fragment as an id; a malformed escape (`#%E0%A4%A`) is no id, never an error.
+  function fragmentId() {
+    try { return decodeURIComponent(window.location.hash.slice(1)); } catch (error) { return ""; }
+  }
 
   // Status order, best first, for sorting: the same order as macros/site/verdict.py RANK.
   var RANK = ["supported", "documented", "partial", "via-plugin", "experimental", "not-supported", "unknown", "not-researched"];
@@ -323,7 +330,7 @@
 
   // --- Deep links land visibly: open the detail that holds the target, and mark it --------
   function showTarget() {
-    var id = decodeURIComponent(window.location.hash.slice(1));
+    var id = fragmentId();
     var target = id && document.getElementById(id);
     if (!target) { return; }
     var details = target.querySelector("td > details") || target.closest("details");
@@ -363,10 +370,10 @@
     var status = box.querySelector("[data-di-live-status]");
     var root = box.getAttribute("data-root");
     fetch(box.getAttribute("data-catalog")).then(function (r) { return r.json(); }).then(function (catalog) {
-      var byId = {};
+      var byId = Object.create(null);
       catalog.engines.forEach(function (e) { byId[e.id] = e; });
       var p = params();
-      var a = byId[p.get("a")], b = byId[p.get("b")];
+      var a = lookup(byId, p.get("a")), b = lookup(byId, p.get("b"));
       if (!a || !b || a === b) {
         status.textContent = "Pick two different engines on the compare page.";
         return;

@@ -40,8 +40,9 @@ def _records(data, key: str):
 
 
 class _Reader:
-    def __init__(self, data_dir: Path, shown_from: Path):
+    def __init__(self, data_dir: Path, shown_from: Path, tolerant: bool = False):
         self.data_dir = data_dir
+        self.tolerant = tolerant  # keep the sound parts of a broken record (old revisions, for the diff)
         self.schema_dir = SCHEMA_DIR
         self.shown_from = shown_from
         self.date_keys = date_keys(self.schema_dir)
@@ -72,7 +73,7 @@ class _Reader:
 
     def read(self, path: Path, schema: str) -> tuple[Document | None, set]:
         """Load and validate one file. Returns the document (None if unusable) and its error pointers."""
-        doc, problems = load(path, self.shown(path), self.date_keys, root=self.data_dir.parent)
+        doc, problems = load(path, self.shown(path), self.date_keys)
         if problems:
             self.problems += problems
             self.unreadable += problems
@@ -170,23 +171,32 @@ def _sources(reader: _Reader) -> list[Source]:
 
 
 def _engine(reader: _Reader, path: Path) -> Engine | None:
+    """The engine in one file. A check drops an engine with a problem outside its statements (its
+    problems are reported; what follows from it would only echo them); a tolerant read (an old
+    revision, for `make diff`) keeps every part that is sound and leaves the rest empty."""
     doc, errors = reader.read(path, "engine.schema.json")
     if doc is None:
         return None
     raw = doc.data
-    if any(e[:1] != ("support",) or len(e) == 1 for e in errors):
+    if not reader.tolerant and any(e[:1] != ("support",) or len(e) == 1 for e in errors):
         return None
+
+    def sound(key, default):
+        return raw[key] if key in raw and _is_clean(errors, (key,)) else default
+
+    engine_id = sound("id", path.stem)
     support = {
-        fid: Statement(raw["id"], fid, s["status"], s["detail"], s["sources"], s["checked"], s.get("value", ""),
-                       s.get("since", ""), s.get("basis", ""), s.get("searched", []), s.get("scope", []),
+        fid: Statement(engine_id, fid, st["status"], st["detail"], st["sources"], st["checked"], st.get("value", ""),
+                       st.get("since", ""), st.get("basis", ""), st.get("searched", []), st.get("scope", []),
                        Origin(doc, ("support", fid)))
-        for fid, s in raw["support"].items()
+        for fid, st in (raw["support"].items() if isinstance(raw.get("support"), dict) else ())
         if _is_clean(errors, ("support", fid))
     }
-    fields = {k: raw[k] for k in ("id", "name", "summary", "homepage", "repository", "license", "sources")}
-    return Engine(**fields, support=support, file_stem=path.stem, official_urls=raw["official-urls"],
-                  **_engine_facts(doc), featured=raw.get("featured-comparisons", []),
-                  former_ids=raw.get("former-ids", []), origin=Origin(doc, ()))
+    fields = {k: sound(k, "") for k in ("name", "summary", "homepage", "repository", "license")}
+    return Engine(id=engine_id, **fields, sources=sound("sources", []), support=support, file_stem=path.stem,
+                  official_urls=sound("official-urls", []), **_engine_facts(doc, errors),
+                  featured=sound("featured-comparisons", []), former_ids=sound("former-ids", []),
+                  origin=Origin(doc, ()))
 
 
 def _release(raw: dict, doc: Document, at: tuple) -> Release:
@@ -194,28 +204,34 @@ def _release(raw: dict, doc: Document, at: tuple) -> Release:
                    Origin(doc, at))
 
 
-def _engine_facts(doc: Document) -> dict:
-    """The facts about an engine beside its statements: maintenance, kind, release channels, releases."""
+def _engine_facts(doc: Document, errors: set) -> dict:
+    """The facts about an engine beside its statements, each one only when it is sound:
+    maintenance, kind, release channels, releases."""
     raw, facts = doc.data, {}
-    if "maintenance" in raw:
+
+    def sound(key):
+        return key in raw and _is_clean(errors, (key,))
+
+    if sound("maintenance"):
         m = raw["maintenance"]
         facts["maintenance"] = Fact(m["status"], m["detail"], m["sources"], origin=Origin(doc, ("maintenance",)))
-    if "kind" in raw:
+    if sound("kind"):
         k = raw["kind"]
         facts["kind"] = Kind(k["value"], k["detail"], k["sources"],
                              [Bundled(p["engine"], p.get("version", "")) for p in k.get("packages", [])],
                              Origin(doc, ("kind",)))
-    if "releases" in raw:
+    if sound("releases"):
         r = raw["releases"]
         facts["releases"] = Channels(r.get("pypi", []), r.get("github", ""), Origin(doc, ("releases",)))
-    if "latest-release" in raw:
+    if sound("latest-release"):
         r = raw["latest-release"]
         pre = r.get("pre-release")
         facts["latest_release"] = LatestRelease(
             _release(r["stable"], doc, ("latest-release", "stable")),
             _release(pre, doc, ("latest-release", "pre-release")) if pre else None, Origin(doc, ("latest-release",)))
-    facts["release_history"] = [_release(item, doc, ("release-history", i))
-                                for i, item in enumerate(raw.get("release-history", []))]
+    if sound("release-history"):
+        facts["release_history"] = [_release(item, doc, ("release-history", i))
+                                    for i, item in enumerate(raw["release-history"])]
     return facts
 
 
@@ -255,10 +271,15 @@ def _seed_claims(reader: _Reader) -> tuple[list[SeedClaim], str]:
     return claims, doc.data["source"]
 
 
-def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None) -> tuple[Catalog, list[Problem]]:
-    """Load every data file into a Catalog, and every load and schema problem met on the way."""
+def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None,
+                 tolerant: bool = False) -> tuple[Catalog, list[Problem]]:
+    """Load every data file into a Catalog, and every load and schema problem met on the way.
+
+    The one loader: the check, the build, the downloads, `make diff` and the feed all read data
+    through it. `tolerant` is for data of an old revision, which follows older schemas: every
+    sound part of a record is kept, so a diff shows what changed rather than what no longer fits."""
     data_dir = Path(data_dir)
-    reader = _Reader(data_dir, shown_from or data_dir.parent)
+    reader = _Reader(data_dir, shown_from or data_dir.parent, tolerant)
     reader.unexpected()
     categories, retired = _categories(reader)
     source_list = _sources(reader)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from macros.data.inputs import refusal
 from macros.data.problems import Problem
 
 try:  # the C parser is several times faster; fall back where libyaml is missing
@@ -202,32 +203,29 @@ def parse(text: str, path: str, date_keys=frozenset()) -> tuple[Document, list[P
     doc.data = builder.build(root, ())
     return doc, builder.problems
 
+def read_regular(path: Path, shown_as: str) -> tuple[bytes | None, list[Problem]]:
+    """The bytes of a regular file, or a problem naming the path.
 
-_KINDS = {stat.S_IFDIR: "a folder", stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFCHR: "a device",
-          stat.S_IFBLK: "a device", stat.S_IFSOCK: "a socket"}
-
-
-def read_regular(path: Path, root: Path, shown_as: str) -> tuple[bytes | None, list[Problem]]:
-    """The bytes of a regular file inside `root`, or a problem naming the path.
-
-    A pull request can put anything where a data file should be: a symbolic link to a file
-    outside the repository, a named pipe (reading it would wait forever), a device, a folder
-    or a huge file. None of them is read."""
+    A pull request can put anything where a data file should be: a symbolic link (to a file
+    outside the repository, to /proc/self/environ), a named pipe (reading it would wait
+    forever), a device, a folder or a huge file. None of them is read."""
     def refuse(message, tip=""):
         return None, [Problem(shown_as, 1, 1, message, tip)]
 
     try:
-        if Path(path).is_symlink() and not Path(path).resolve().is_relative_to(Path(root).resolve()):
-            return refuse("is a symbolic link to a place outside the repository", "commit the file itself, not a link")
-        # O_NONBLOCK: opening a named pipe must not wait for a writer
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        if Path(path).is_symlink():
+            return refuse(*refusal(stat.S_IFLNK))
+        # O_NONBLOCK: opening a named pipe must not wait for a writer; O_NOFOLLOW: a link put in
+        # place after the look above is refused too
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError as error:
         return refuse(f"cannot be read: {error.strerror}")
     mode = os.fstat(descriptor).st_mode
     if not stat.S_ISREG(mode):
         os.close(descriptor)
-        return refuse(f"is {_KINDS.get(stat.S_IFMT(mode), 'not a regular file')}, not a data file",
-                      "data files are plain text files")
+        if stat.S_ISDIR(mode):
+            return refuse("is a folder, not a data file", "data files are plain text files")
+        return refuse(*refusal(mode))
     with os.fdopen(descriptor, "rb") as handle:
         raw = handle.read(MAX_BYTES + 1)
     if len(raw) > MAX_BYTES:
@@ -236,12 +234,11 @@ def read_regular(path: Path, root: Path, shown_as: str) -> tuple[bytes | None, l
     return raw, []
 
 
-def load(path: Path, shown_as: str | None = None, date_keys=frozenset(),
-         root: Path | None = None) -> tuple[Document, list[Problem]]:
+def load(path: Path, shown_as: str | None = None, date_keys=frozenset()) -> tuple[Document, list[Problem]]:
     """Load one YAML file strictly. `shown_as` is the path printed in messages; only a regular
-    file inside `root` (default: the file's folder) is read."""
+    file is read."""
     name = shown_as or str(path)
-    raw, problems = read_regular(Path(path), Path(root or Path(path).parent), name)
+    raw, problems = read_regular(Path(path), name)
     if raw is None:
         return Document(name), problems
     text, problems = _decode(raw, name)

@@ -196,8 +196,10 @@ def checked_date_valid(catalog, today):
                                  "use the day you actually read the source", at=("checked",))
 
 
-_LINK = re.compile(r"\]\((?P<url>[^)\s]+)\)")
-_RAW_HTML = re.compile(r"<\s*/?\s*[a-zA-Z][^>]*>")
+# Linear on hostile text: a URL cannot hold a bracket or parenthesis, a tag cannot hold `<`, and
+# `<`, `/` and the spaces around them are matched one way only, so no attempt rescans another's text.
+_LINK = re.compile(r"\]\((?P<url>[^()\[\]\s]+)\)")
+_RAW_HTML = re.compile(r"<\s*(?:/\s*)?[a-zA-Z][^<>]*>")
 _CODE_SPAN = re.compile(r"`[^`]*`")
 
 
@@ -377,7 +379,8 @@ def _invisible_in_place(text: str, index: int) -> bool:
     """Zero-width characters that belong where they are: a joiner inside an emoji sequence
     (👩‍💻), a non-joiner between letters (Persian, Indic scripts), tags after a flag."""
     char = text[index]
-    before = text[:index].rstrip(_EMOJI_MODIFIERS)
+    # a window, not the whole prefix: copying text[:index] for each of 100,000 joiners is quadratic
+    before = text[max(0, index - 64):index].rstrip(_EMOJI_MODIFIERS)
     after = text[index + 1:index + 2]
     if char == "\u200d":
         return bool(before and after) and _is_emoji(before[-1]) and _is_emoji(after)
@@ -447,10 +450,17 @@ def text_is_plain(catalog, today):
 
 
 def _urls(catalog):
-    """Every URL in the data, with where it is."""
+    """Every URL in the data, with where it is: addresses, official prefixes, the URLs among the
+    places an unknown was searched, links inside text."""
     for engine in catalog.engines.values():
         yield engine.origin, ("homepage",), engine.homepage
         yield engine.origin, ("repository",), engine.repository
+        for i, prefix in enumerate(engine.official_urls):
+            yield engine.origin, ("official-urls", i), prefix
+        for statement in engine.support.values():
+            for i, place in enumerate(statement.searched):
+                if place.lower().startswith(("http:", "https:")) or "://" in place:
+                    yield statement.origin, ("searched", i), place
     for source in catalog.source_list:
         if source.url:
             yield source.origin, ("url",), source.url
@@ -460,24 +470,82 @@ def _urls(catalog):
                 yield origin, at, match["url"]
 
 
-@rule
-def urls_are_plain_https(catalog, today):
-    """URLs are https:// with a host and no user name or password in them."""
+# Dots that look like `.` but are not: a host written with them shows one name and goes to another
+_LOOKALIKE_DOTS = "\u3002\uff0e\uff61\u2024\ufe52"
+
+
+def url_problem(url: str) -> tuple[str, str] | None:
+    """(what is wrong, what to do) when `url` is not a plain https address that shows where it goes."""
     from urllib.parse import urlsplit
 
-    for origin, at, url in _urls(catalog):
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        parts, host = None, None
+    if parts is None or parts.scheme != "https" or not host:
+        return f"'{url}' is not an https:// address with a host", "use the page's https:// address"
+    if "@" in parts.netloc:
+        return (f"'{url}' carries a user name or password (`...@`)",
+                "remove everything between https:// and @: a link must show the host it goes to, and credentials "
+                "must never be published")
+    if "\\" in url:
+        return f"'{url}' contains a backslash", "browsers read it as /: write the address with /"
+    dot = next((c for c in parts.netloc if c in _LOOKALIKE_DOTS), None)
+    if dot:
+        return (f"'{url}' has a look-alike dot in its host ({_character(dot)})",
+                "write the host with ASCII dots (.)")
+    if not parts.netloc.isascii():
         try:
-            parts = urlsplit(url)
-            host = parts.hostname
-        except ValueError:
-            parts, host = None, None
-        if parts is None or parts.scheme != "https" or not host:
-            yield origin.problem(f"'{url}' is not an https:// address with a host", "use the page's https:// address", at=at)
-        elif "@" in parts.netloc:
-            yield origin.problem(f"'{url}' carries a user name or password (`...@`)",
-                                 "remove everything between https:// and @: credentials must never be published", at=at)
-        elif "\\" in url:
-            yield origin.problem(f"'{url}' contains a backslash", "browsers read it as /: write the address with /", at=at)
+            ascii_form = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            ascii_form = ""
+        tip = f"write its ASCII (punycode) form, {ascii_form}, which is what readers will see" if ascii_form else \
+            "write the host in ASCII: an internationalised name can imitate another"
+        return f"'{url}' has a host name that is not ASCII", tip
+    return None
+
+
+@rule
+def urls_are_plain_https(catalog, today):
+    """URLs are https:// with an ASCII host, no look-alike dots, and no user name or password in them."""
+    for origin, at, url in _urls(catalog):
+        found = url_problem(url)
+        if found:
+            yield origin.problem(*found, at=at)
+
+
+# Hosts where anyone may publish: a prefix there must name the project's own owner or package.
+# host -> the path segments that name it (github.com/<org>/, pypi.org/project/<package>/).
+MULTI_TENANT = {"github.com": 1, "raw.githubusercontent.com": 1, "gitlab.com": 1, "huggingface.co": 1,
+                "codeberg.org": 1, "bitbucket.org": 1, "ghcr.io": 1, "pypi.org": 2, "test.pypi.org": 2,
+                "hub.docker.com": 2, "files.pythonhosted.org": 2, "www.npmjs.com": 2, "crates.io": 2,
+                "catalog.ngc.nvidia.com": 2, "docs.rs": 1, "readthedocs.org": 2, "anaconda.org": 1}
+
+
+@rule
+def official_urls_name_the_project(catalog, today):
+    """An official URL prefix ends at a path boundary (`/`) and, on a host where anyone may publish, names an owner or package."""
+    from urllib.parse import urlsplit
+
+    for engine in catalog.engines.values():
+        for i, prefix in enumerate(engine.official_urls):
+            try:
+                parts = urlsplit(prefix)
+            except ValueError:
+                continue  # urls_are_plain_https says what is wrong with it
+            host = (parts.hostname or "").lower()
+            segments = [s for s in parts.path.split("/") if s]
+            needed = MULTI_TENANT.get(host, 0)
+            if len(segments) < needed:
+                example = {1: f"https://{host}/<organisation>/", 2: f"https://{host}/<kind>/<name>/"}[needed]
+                yield engine.origin.problem(
+                    f"official URL prefix {prefix} would make every page of {host} primary evidence for {engine.name}",
+                    f"name the project's own organisation or package, like {example}", at=("official-urls", i))
+            elif not prefix.endswith("/"):
+                yield engine.origin.problem(
+                    f"official URL prefix {prefix} does not end with /: it also covers {prefix}-anything",
+                    f"write {prefix}/", at=("official-urls", i))
 
 
 # Names the site itself uses: a data id equal to one would overwrite a page or an anchor.

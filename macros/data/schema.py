@@ -39,7 +39,7 @@ def _anchored(schema):
 
 
 def _read_schema(path: Path) -> dict:
-    raw, problems = read_regular(path, path.parent, str(path))
+    raw, problems = read_regular(path, str(path))
     try:
         if raw is not None:
             return json.loads(raw.decode("utf-8"))
@@ -194,5 +194,10 @@ def validate(doc: Document, schema_dir: Path, schema_name: str) -> list[tuple[tu
             error = min(error.context, key=lambda e: -len(e.absolute_path))
         explained = _explain(error, doc)
         pointer = tuple(error.absolute_path)
+        if error.validator == "required":  # the field that is missing, not the whole record around it
+            pointer += (error.message.split("'")[1],)
+        elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = error.schema.get("properties", {})
+            pointer += (next((k for k in error.instance if k not in allowed), ""),)
         problems += [(pointer, p) for p in (explained if isinstance(explained, list) else [explained])]
     return problems

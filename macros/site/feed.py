@@ -8,13 +8,15 @@ does not walk the history again on every reload, and two builds of one commit wr
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from macros.data.changes import git_output
+from macros.data.problems import printable
 
 ENTRIES = 30
-CACHE_FORMAT = "2"  # bump when the text of an entry changes, so old cached texts are not reused
+CACHE_FORMAT = "3"  # bump when the text of an entry changes, so old cached texts are not reused
 FEED_ID = "tag:inference-engines-compared,2026:data-changes"
 
 
@@ -27,9 +29,13 @@ def history_state(root: Path) -> str:
 
 
 def data_commits(root: Path) -> list[tuple[str, str, str]]:
-    """(commit, date, subject) of the newest commits that changed data/, newest first."""
-    out = git_output(root, "log", f"-n{ENTRIES}", "--format=%H%x1f%cI%x1f%s", "--", "data") or ""
-    return [tuple(line.split("\x1f", 2)) for line in out.splitlines() if line.count("\x1f") == 2]
+    """(commit, date, subject) of the newest commits that changed data/, newest first.
+
+    Fields and records are separated by NUL, the one character a commit message cannot hold:
+    a subject with a line or unit separator in it can neither forge an entry nor hide one."""
+    out = git_output(root, "log", "-z", f"-n{ENTRIES}", "--format=%H%x00%cI%x00%s", "--", "data") or ""
+    fields = out.split("\x00")
+    return [(fields[i], fields[i + 1], fields[i + 2]) for i in range(0, len(fields) - 2, 3)]
 
 
 def _cache_dir() -> Path:
@@ -50,8 +56,8 @@ def change_text(root: Path, commit: str) -> str:
     before = catalog_at(parent.strip(), data) if parent else Catalog({}, [], {}, {}, [], [])
     text = describe(before, catalog_at(commit, data)).removeprefix("## Data changes\n").strip()
     if text == "No change to the data.":  # schemas or wording around the statements
-        files = (git_output(root, "diff-tree", "--no-commit-id", "--name-only", "-r", commit, "--", "data") or "").split()
-        text = "No statement changed. Files changed: " + ", ".join(files)
+        listed = git_output(root, "diff-tree", "-z", "--no-commit-id", "--name-only", "-r", commit, "--", "data") or ""
+        text = "No statement changed. Files changed: " + ", ".join(printable(f) for f in listed.split("\x00") if f)
     text += "\n"
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
@@ -59,6 +65,13 @@ def change_text(root: Path, commit: str) -> str:
     except OSError:
         pass  # a read-only home: the feed is still right, only slower next time
     return text
+
+
+def xml_text(text: str) -> str:
+    """Text safe inside an XML element: escaped, and every character XML 1.0 forbids (controls,
+    lone surrogates, U+FFFE/U+FFFF) shown as an escape instead, so the feed stays well-formed."""
+    return escape(re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]",
+                         lambda m: f"\\u{ord(m[0]):04x}", text))
 
 
 def atom(entries: list[tuple[str, str, str, str]], site_url: str, repository: dict) -> str:
@@ -77,9 +90,9 @@ def atom(entries: list[tuple[str, str, str, str]], site_url: str, repository: di
     if site_url:
         lines += [f'<link rel="self" href={quoteattr(site_url + "feed.xml")}/>', f"<link href={quoteattr(site_url)}/>"]
     for commit, date, subject, text in entries:
-        lines += ["<entry>", f"<title>{escape(subject)}</title>", f"<id>{FEED_ID}:{commit}</id>",
-                  f"<updated>{escape(date)}</updated>", commit_link(commit),
-                  f'<content type="text">{escape(text)}</content>', "</entry>"]
+        lines += ["<entry>", f"<title>{xml_text(printable(subject))}</title>", f"<id>{FEED_ID}:{xml_text(commit)}</id>",
+                  f"<updated>{xml_text(date)}</updated>", commit_link(commit),
+                  f'<content type="text">{xml_text(text)}</content>', "</entry>"]
     lines.append("</feed>")
     return "\n".join(line for line in lines if line) + "\n"
 

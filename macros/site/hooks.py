@@ -18,7 +18,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.structure.nav import Section
 
-_HTML_ID = re.compile(r'<[a-zA-Z][^>]*?\sid="([^"]*)"')
+# Linear on a hostile page: a tag cannot hold `<`, so no attempt rescans the next tag's text
+_HTML_ID = re.compile(r'<[a-zA-Z][^<>]*?\sid="([^"<>]*)"')
 
 
 @event_priority(100)  # before mkdocs-macros imports the package
@@ -30,7 +31,14 @@ def on_config(config):
     if project not in sys.path:
         sys.path.insert(0, project)
     from macros import catalog_for
+    from macros.data.problems import report
     from macros.site.downloads import git_commit, git_commit_date
+    from macros.site.pages import input_problems
+
+    # before MkDocs walks docs/ and mkdocs-macros renders a page: a link or a template there is refused
+    refused = input_problems(Path(config["config_file_path"]).parent)
+    if refused:
+        raise PluginError(f"the build reads only regular files and plain pages (run `make check`):\n{report(refused)}")
 
     # the age of the data on every page, so a screenshot or a wiki paste shows it
     config["extra"]["commit"] = git_commit()

@@ -3,6 +3,10 @@
 Data text is short (a detail, a description), so a small, strict renderer is both
 safer and far faster than running Python-Markdown once per cell: `code`, **strong**,
 *emphasis* and [links](https://...). Anything else stays literal text.
+
+Every pattern runs in linear time on hostile text: no span may contain its own opening
+delimiter (link text no bracket, a URL no bracket or parenthesis, strong no `**`, emphasis no
+`*`), so a failed attempt stops where the next one starts instead of rescanning to the end.
 """
 from __future__ import annotations
 
@@ -11,9 +15,9 @@ import re
 from markupsafe import Markup, escape
 
 _CODE = re.compile(r"`([^`]+)`")
-_LINK = re.compile(r"\[([^\]]+)\]\((https://[^)\s]+|#[\w-]+)\)")
-_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
-_EM = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
+_LINK = re.compile(r"\[([^\[\]]+)\]\((https://[^()\[\]\s]+|#[\w-]+)\)")
+_STRONG = re.compile(r"\*\*(?=\S)((?:[^*\n]|\*(?!\*))+?)(?<=\S)\*\*")
+_EM = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
 
 
 def _spans(text: str) -> str:

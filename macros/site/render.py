@@ -344,3 +344,22 @@ def sources_list(catalog: Catalog, page_url: str) -> Markup:
     primary_for = {sid: [e.name for e in catalog.engines.values() if source_level(s, e) == "primary"]
                    for sid, s in catalog.sources.items()}
     return _render("sources.html", catalog, page_url, citations=catalog.citations(), primary_for=primary_for)
+
+
+def data_date(catalog: Catalog, page_url: str) -> str:
+    """The data date, as text inside a sentence: `*Data as of {{ data_date() }}.*`."""
+    return catalog.data_date
+
+
+def site_commit(catalog: Catalog, page_url: str) -> str:
+    """The commit the site was built from, as text inside a sentence."""
+    return site_settings(catalog).get("commit", "")
+
+
+# The macros a page may call, each as `{{ name("literal", ...) }}` (macros/site/pages.py refuses
+# anything else). Block macros return HTML kept aside while Markdown reads the page; text macros
+# return plain text that stays inside its sentence.
+BLOCK_MACROS = (home, status_legend, matrix, compare, compare_index, live_compare, feature_page, retired_page,
+                feature_index, engine_page, engine_index, guide, sources_list, seed_text, data_quality)
+TEXT_MACROS = (data_date, site_commit)
+MACRO_NAMES = frozenset(f.__name__ for f in BLOCK_MACROS + TEXT_MACROS)
