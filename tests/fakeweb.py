@@ -2,10 +2,36 @@
 what each test tells it and recording every request. Nothing here reaches the network."""
 from __future__ import annotations
 
+import io
 import json
+import os
 import threading
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import NamedTuple
+from unittest import mock
+
+
+class Ran(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_tool(*args: str, env: dict | None = None) -> Ran:
+    """`python -m macros ARGS` in this process (a tenth of the time of a new one), with `env` set
+    and no GITHUB_TOKEN unless `env` gives one."""
+    from macros.__main__ import main
+
+    out, err = io.StringIO(), io.StringIO()
+    environment = {k: v for k, v in os.environ.items() if k != "GITHUB_TOKEN"} | (env or {})
+    with mock.patch.dict(os.environ, environment, clear=True), redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exit:  # argparse refusing an option
+            code = exit.code
+    return Ran(code, out.getvalue(), err.getvalue())
 
 
 @dataclass
@@ -18,12 +44,12 @@ class Reply:
     wait: float = 0.0
 
     @classmethod
-    def json(cls, data, status: int = 200, **headers) -> "Reply":
-        return cls(status, json.dumps(data), {"Content-Type": "application/json", **headers})
+    def json(cls, data, status: int = 200, wait: float = 0.0, **headers) -> "Reply":
+        return cls(status, json.dumps(data), {"Content-Type": "application/json", **headers}, wait)
 
     @classmethod
-    def html(cls, text: str, status: int = 200, **headers) -> "Reply":
-        return cls(status, text, {"Content-Type": "text/html; charset=utf-8", **headers})
+    def html(cls, text: str, status: int = 200, wait: float = 0.0, **headers) -> "Reply":
+        return cls(status, text, {"Content-Type": "text/html; charset=utf-8", **headers}, wait)
 
     @classmethod
     def redirect(cls, location: str, status: int = 302) -> "Reply":

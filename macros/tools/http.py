@@ -148,8 +148,8 @@ def address_problem(ip: str) -> str:
     mapped = getattr(address, "ipv4_mapped", None)
     address = mapped or address
     for name, is_kind in (("a loopback", address.is_loopback), ("a link-local", address.is_link_local),
-                          ("a multicast", address.is_multicast), ("a private", address.is_private),
-                          ("an unspecified", address.is_unspecified), ("a reserved", address.is_reserved)):
+                          ("a multicast", address.is_multicast), ("an unspecified", address.is_unspecified),
+                          ("a private", address.is_private), ("a reserved", address.is_reserved)):
         if is_kind:
             return f"{ip} is {name} address"
     return "" if address.is_global else f"{ip} is not a public address"
