@@ -142,17 +142,22 @@ def within(url: str, prefix: str) -> bool:
     return a.path.startswith(b.path) if b.path not in ("", "/") else True
 
 
-def address_problem(ip: str) -> str:
-    """Why a connection to `ip` is refused ("" when it is a public address)."""
+def address_kind(ip: str) -> str:
+    """What kind of address `ip` is when it is not public ("a private address"), or ""."""
     address = ipaddress.ip_address(ip.split("%")[0])
-    mapped = getattr(address, "ipv4_mapped", None)
-    address = mapped or address
+    address = getattr(address, "ipv4_mapped", None) or address
     for name, is_kind in (("a loopback", address.is_loopback), ("a link-local", address.is_link_local),
                           ("a multicast", address.is_multicast), ("an unspecified", address.is_unspecified),
                           ("a private", address.is_private), ("a reserved", address.is_reserved)):
         if is_kind:
-            return f"{ip} is {name} address"
-    return "" if address.is_global else f"{ip} is not a public address"
+            return f"{name} address"
+    return "" if address.is_global else "not a public address"
+
+
+def address_problem(ip: str) -> str:
+    """Why a connection to `ip` is refused ("" when it is a public address)."""
+    kind = address_kind(ip)
+    return f"{ip} is {kind}" if kind else ""
 
 
 def public_addresses(host: str, port: int, resolve=socket.getaddrinfo) -> list[str]:
@@ -163,8 +168,9 @@ def public_addresses(host: str, port: int, resolve=socket.getaddrinfo) -> list[s
         raise Refused(f"{host} does not resolve ({error})") from None
     addresses = list(dict.fromkeys(info[4][0] for info in found))
     for ip in addresses:
-        if problem := address_problem(ip):
-            raise Refused(f"{host} resolves to {problem}; only public hosts are fetched")
+        if kind := address_kind(ip):
+            where = f"{ip} is {kind}" if ip == host.strip("[]") else f"{host} resolves to {ip}, {kind}"
+            raise Refused(f"{where}; only public hosts are fetched")
     if not addresses:
         raise Refused(f"{host} does not resolve")
     return addresses

@@ -145,6 +145,17 @@ def closest_passage(text: str, quote: str, limit: int = 500_000) -> str:
             at = page.find(" ".join(words[first:first + size]))
             if at >= 0:
                 before = len(" ".join(words[:first])) + (1 if first else 0)
-                start = max(0, at - before - 20)
-                return page[start:at - before + len(wanted) + 20].strip()
+                return _whole_words(page, at - before - 20, at - before + len(wanted) + 20)
     return ""
+
+
+def _whole_words(text: str, start: int, end: int, reach: int = 30) -> str:
+    """text[start:end], widened to whole words at both ends (by `reach` characters at most:
+    a page without spaces must not turn the passage into the whole page)."""
+    start, end = max(0, start), min(len(text), end)
+    floor, ceiling = max(0, start - reach), min(len(text), end + reach)
+    while start > floor and text[start - 1] != " ":
+        start -= 1
+    while end < ceiling and text[end] != " ":
+        end += 1
+    return text[start:end].strip()

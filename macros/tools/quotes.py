@@ -145,7 +145,7 @@ def as_json(checks: list[Check]) -> dict:
 def as_text(checks: list[Check]) -> str:
     """Every quote not found, one line each (a changed one with the passage most like it), then the count."""
     lines = []
-    for check in checks:
+    for check in sorted(checks, key=lambda c: (RESULTS.index(c.result), c.source)):
         if check.result == "found":
             continue
         status = f"HTTP {check.http_status}" if check.http_status else "no answer"
