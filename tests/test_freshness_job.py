@@ -52,19 +52,36 @@ def workflow() -> dict:
     return yaml.safe_load((ROOT / ".github" / "workflows" / "freshness.yml").read_text(encoding="utf-8"))
 
 
-def test_the_workflow_runs_on_a_schedule_or_by_hand_only_and_reads_only():
-    flow = workflow()
-    assert set(flow[True]) == {"schedule", "workflow_dispatch"}  # PyYAML reads the key `on` as True
-    assert flow["permissions"] == {"contents": "read"}
-    assert all("permissions" not in job for job in flow["jobs"].values())
+def workflow_problems(flow: dict) -> list[str]:
+    """What breaks the rules of a job that fetches the web on a schedule."""
+    problems = []
+    triggers = flow.get(True, flow.get("on")) or {}
+    if set(triggers) != {"schedule", "workflow_dispatch"}:
+        problems.append(f"triggers {sorted(triggers)}: schedule and workflow_dispatch only")
+    if flow.get("permissions") != {"contents": "read"}:
+        problems.append("permissions: contents: read, nothing more")
+    for name, job in flow.get("jobs", {}).items():
+        if "permissions" in job:
+            problems.append(f"job {name} sets its own permissions")
+        for step in job.get("steps", []):
+            if step.get("uses", "").startswith("actions/checkout@") and (step.get("with") or {}).get(
+                    "persist-credentials") is not False:
+                problems.append("checkout without persist-credentials: false")
+            if "${{" in step.get("run", ""):
+                problems.append(f"an expression inside the script of '{step.get('name', step.get('run'))}'")
+    return problems
 
 
-def test_the_workflow_leaves_no_token_behind_and_keeps_expressions_out_of_scripts():
-    for job in workflow()["jobs"].values():
-        for step in job["steps"]:
-            if step.get("uses", "").startswith("actions/checkout@"):
-                assert step["with"]["persist-credentials"] is False
-            assert "${{" not in step.get("run", ""), step
+def test_the_workflow_keeps_to_the_rules():
+    assert workflow_problems(workflow()) == []
+
+
+def test_the_rules_catch_a_workflow_that_breaks_them():
+    bad = {True: {"pull_request": None, "schedule": []}, "permissions": {"contents": "write"},
+           "jobs": {"j": {"permissions": {}, "steps": [{"uses": "actions/checkout@v4"},
+                                                        {"name": "x", "run": "echo ${{ github.head_ref }}"}]}}}
+    found = workflow_problems(bad)
+    assert len(found) == 5 and any("pull_request" in p for p in found) and any("expression" in p for p in found)
 
 
 def test_the_workflow_uploads_both_reports_and_writes_the_summary():

@@ -47,14 +47,14 @@ def fake_resolver(*ips):
 
 
 def test_a_host_with_one_private_address_among_public_ones_is_refused():
-    with pytest.raises(Refused, match="10.0.0.1 is a private address"):
+    with pytest.raises(Refused, match="mixed.example resolves to 10.0.0.1, a private address"):
         public_addresses("mixed.example", 443, fake_resolver("93.184.216.34", "10.0.0.1"))
     assert public_addresses("fine.example", 443, fake_resolver("93.184.216.34")) == ["93.184.216.34"]
 
 
 def test_a_public_looking_name_that_resolves_to_metadata_is_refused_at_connection_time(tmp_path):
     client = Client(settings(tmp_path), resolve=fake_resolver("169.254.169.254"))
-    with pytest.raises(FetchError, match="docs.example.org resolves to 169.254.169.254 is a link-local address"):
+    with pytest.raises(FetchError, match="docs.example.org resolves to 169.254.169.254, a link-local address"):
         client.get("https://docs.example.org/page")
 
 

@@ -288,6 +288,15 @@ def test_write_cites_github_release_pages_whatever_the_api_base(channels, web):
     assert web.base not in sources
 
 
+def test_write_records_no_pre_release_without_a_stable_release(channels, web):
+    web.routes["/gh/repos/beta-org/beta/releases"] = Reply.json([github_release("v2.0.0rc1", 3, repo="beta-org/beta")])
+    result = run_refresh(channels, web, "--write")
+    beta = channels.file("engines/beta.yml").read_text(encoding="utf-8")
+    assert result.returncode == 0, result.stderr
+    assert "latest-release" not in beta and f"  - {{version: v2.0.0rc1, date: {day(3)}, pre-release: true}}" in beta
+    assert channels.problems() == []
+
+
 def test_bad_options_are_one_line_errors(channels, web):
     result = run_refresh(channels, web, "--today", "someday")
     assert result.returncode == 2 and "is not a date" in result.stderr and "Traceback" not in result.stderr

@@ -76,7 +76,8 @@ def plan_engine(report: EngineReport, today: dt.date) -> Plan:
     elif found_stable and found_stable.key == stable_key and not recorded.date:
         plan.stable_date = found_stable
     pre_key = _key(recorded_pre)
-    if found_pre and (stable_key is None or found_pre.key > stable_key):
+    has_stable = recorded is not None or plan.stable is not None  # a pre-release alone is no latest-release
+    if found_pre and has_stable and (stable_key is None or found_pre.key > stable_key):
         if recorded_pre is None or pre_key is None or found_pre.key > pre_key:
             plan.pre_release = found_pre
         elif found_pre.key == pre_key and not recorded_pre.date:
@@ -278,7 +279,7 @@ def edit_engine(text: str, plan: Plan, sources: SourcePlan, orders: dict) -> str
     yaml = round_trip_yaml()
     data = yaml.load(text)
     latest = data.get("latest-release")
-    if latest is None:
+    if latest is None and plan.cited():
         latest = CommentedMap()
         put(data, "latest-release", latest, orders["engine"])
     recorded = plan.engine.latest_release.stable if plan.engine.latest_release else None
@@ -289,7 +290,7 @@ def edit_engine(text: str, plan: Plan, sources: SourcePlan, orders: dict) -> str
             _record(latest, name, new, written_version(new, recorded), cite(new), True, orders)
         elif same:
             _record(latest, name, same, "", cite(same), False, orders)
-    if plan.drop_pre_release and "pre-release" in latest:
+    if plan.drop_pre_release and latest is not None and "pre-release" in latest:
         del latest["pre-release"]
     if plan.history:
         _history(data, plan, orders)
