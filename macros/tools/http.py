@@ -44,10 +44,14 @@ LONGEST_RETRY_AFTER = 30.0  # seconds: a server asking for a longer pause is ans
 ERROR_BODY_BYTES = 64 * 1024  # enough of an error answer to quote its message
 
 
-def default_cache_dir(environ=os.environ) -> Path:
-    """$XDG_CACHE_HOME/inference-engines-compared/http, or ~/.cache/...: never inside the repository."""
+def default_cache_dir(environ=os.environ) -> Path | None:
+    """$XDG_CACHE_HOME/inference-engines-compared/http, or ~/.cache/...: never inside the repository.
+    None (no cache) for a user without a home."""
     base = environ.get("XDG_CACHE_HOME", "")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"  # XDG: relative is invalid
+    try:
+        root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"  # XDG: relative is invalid
+    except RuntimeError:
+        return None
     return root / PROJECT / "http"
 
 
@@ -287,9 +291,9 @@ class Client:
     `rewrite` maps a URL to the one to fetch (the operator's `--rewrite`); `resolve` and `sleep`
     are the system's, replaced by tests."""
 
-    def __init__(self, settings: Settings = Settings(), trusted=(), rewrite=None, resolve=socket.getaddrinfo,
+    def __init__(self, settings: Settings | None = None, trusted=(), rewrite=None, resolve=socket.getaddrinfo,
                  sleep=time.sleep):
-        self.settings = settings
+        self.settings = settings = settings or Settings()
         self.trusted_prefixes = tuple(trusted)
         self.rewrite = rewrite or (lambda url: url)
         self.sleep = sleep
