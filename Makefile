@@ -28,7 +28,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 export PYTHONDONTWRITEBYTECODE := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check fmt diff new-engine test browser-tools bench audit links twin lock clean
+.PHONY: help setup serve build check fmt diff new-engine refresh verify-quotes test browser-tools bench audit links twin lock clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -70,6 +70,14 @@ fmt: $(RUNTIME) ## Rewrite data files in canonical key order (keeps comments)
 
 new-engine: $(RUNTIME) ## Start an engine file with every cell not-researched: make new-engine ID=sglang NAME="SGLang"
 	@$(BIN)/python -m macros new-engine --id "$$ID" --name "$$NAME"
+
+# The two network tools read the web (nothing else does): ARGS passes options, e.g. ARGS="--format json --write".
+ARGS ?=
+refresh: $(RUNTIME) ## Compare each engine's release channels (PyPI, GitHub) with its data: make refresh ARGS=--write
+	@$(BIN)/python -m macros refresh $(ARGS)
+
+verify-quotes: $(RUNTIME) ## Fetch every quoted source; is its quote still there? make verify-quotes ARGS="--engine vllm"
+	@$(BIN)/python -m macros verify-quotes $(ARGS)
 
 test: $(STAMP) browser-tools ## Check the data, then every test on every core (browser included; the tests build the site strictly)
 	@start=$$(date +%s); \

@@ -160,6 +160,123 @@ def bench(args) -> int:
     return run_bench(args.engines, args.features)
 
 
+def _client_settings(args, tool: str):
+    """The shared HTTP client's settings from the command line: timeouts and retries are options,
+    so a test (or a slow mirror) can set them."""
+    from macros.tools.http import Settings, user_agent
+
+    return Settings(timeout=args.timeout, retries=args.retries, backoff=min(0.5, args.timeout / 4),
+                    user_agent=user_agent(tool))
+
+
+def _today(args):
+    import datetime as dt
+
+    return args.today or dt.date.today()
+
+
+def _day(text: str):
+    """A YYYY-MM-DD date typed by the operator (argparse type)."""
+    import datetime as dt
+
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _number(kind, least):
+    """An argparse type for a number no smaller than `least`."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{text} is less than {least}")
+        return value
+    return parse
+
+
+def refresh(args) -> int:
+    import json
+    import os
+
+    from macros.tools import refresh as tool
+    from macros.tools.http import Client
+    from macros.tools.refresh_write import write
+
+    catalog = checked_catalog(args)
+    if catalog is None:
+        return 1
+    client = Client(_client_settings(args, "refresh"), trusted=[args.pypi, args.github])
+    token = os.environ.get("GITHUB_TOKEN", "").strip()
+    report = tool.run(catalog, client, {"pypi": args.pypi, "github": args.github}, token, _today(args))
+    print(json.dumps(tool.as_json(report), indent=2) if args.format == "json" else tool.as_text(report))
+    if args.write:
+        outcome = write(catalog, report, Path(args.data))
+        shown = sys.stderr if args.format == "json" else sys.stdout
+        if outcome.problems:
+            print(printable("refresh --write wrote nothing: the result would fail `make check` (please report "
+                            "this):"), file=sys.stderr)
+            print(outcome.problems, file=sys.stderr)
+            return 1
+        for line in outcome.written or ["nothing to write: the data records what the channels publish"]:
+            print(printable(f"write: {line}"), file=shown)
+    return tool.exit_code(report)
+
+
+def verify_quotes(args) -> int:
+    import json
+
+    from macros.data.problems import did_you_mean
+    from macros.tools import quotes as tool
+    from macros.tools.http import Client
+
+    try:
+        rewrites = tool.parse_rewrites(args.rewrite)
+    except tool.RewriteError as error:
+        print(printable(error), file=sys.stderr)
+        return 2
+    catalog = checked_catalog(args)
+    if catalog is None:
+        return 1
+    if args.engine and args.engine not in catalog.engines:
+        print(printable(f"unknown engine '{args.engine}': {did_you_mean(args.engine, catalog.engines, 'engine')}"),
+              file=sys.stderr)
+        return 2
+    client = Client(_client_settings(args, "verify-quotes"), trusted=[target for _, target in rewrites],
+                    rewrite=tool.rewriter(rewrites))
+    checks = tool.run(catalog, client, args.engine)
+    print(json.dumps(tool.as_json(checks), indent=2) if args.format == "json" else tool.as_text(checks))
+    return tool.exit_code(checks)
+
+
+def freshness_summary(args) -> int:
+    from macros.tools.summary import summary
+
+    print(summary(Path(args.refresh), Path(args.quotes)))
+    return 0
+
+
+def _base_url(text: str) -> str:
+    """An http(s) base URL typed by the operator (argparse type)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an http:// or https:// address")
+    return text.rstrip("/")
+
+
+def _network_options(parser) -> None:
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="the report's form (default: text)")
+    parser.add_argument("--timeout", type=_number(float, 0.01), default=15.0, metavar="SECONDS",
+                        help="to connect and for each read; a whole answer gets six times this (default: %(default)s)")
+    parser.add_argument("--retries", type=_number(int, 0), default=2, metavar="N",
+                        help="further attempts after a timeout, a dropped connection, 429 or 5xx (default: %(default)s)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m macros", description=__doc__)
     parser.add_argument("--data", default=str(ROOT / "data"), help="the data folder (default: %(default)s)")
@@ -191,6 +308,27 @@ def main(argv=None) -> int:
     linker = commands.add_parser("links", help="add the promised links of a built site to tests/promised-links.txt")
     linker.add_argument("--site", default=str(ROOT / "site"), help="the built site (default: %(default)s)")
     linker.set_defaults(run=links)
+    refresher = commands.add_parser("refresh", help="compare each engine's release channels with its recorded releases")
+    refresher.add_argument("--pypi", type=_base_url, default="https://pypi.org", metavar="URL",
+                           help="the package index's base URL (default: %(default)s)")
+    refresher.add_argument("--github", type=_base_url, default="https://api.github.com", metavar="URL",
+                           help="GitHub's API base URL; GITHUB_TOKEN, when set, is sent there only (default: %(default)s)")
+    refresher.add_argument("--write", action="store_true",
+                           help="record the newest releases in latest-release and release-history, keeping comments")
+    refresher.add_argument("--today", type=_day, metavar="YYYY-MM-DD", help="the day to count the last 90 days back from")
+    _network_options(refresher)
+    refresher.set_defaults(run=refresh)
+    verifier = commands.add_parser("verify-quotes", help="fetch every quoted source and say whether its quote is still there")
+    verifier.add_argument("--engine", default="", metavar="ID", help="only the sources this engine's data cites")
+    verifier.add_argument("--rewrite", action="append", default=[], metavar="FROM=TO",
+                          help="fetch every URL starting with FROM from TO plus the rest (a mirror); repeatable")
+    _network_options(verifier)
+    verifier.set_defaults(run=verify_quotes)
+    summarise = commands.add_parser("freshness-summary",
+                                    help="the refresh and verify-quotes JSON reports as Markdown, for a CI job summary")
+    summarise.add_argument("refresh", help="refresh's JSON report")
+    summarise.add_argument("quotes", help="verify-quotes' JSON report")
+    summarise.set_defaults(run=freshness_summary)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

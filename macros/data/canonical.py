@@ -43,27 +43,45 @@ def canonical_keys(keys, order: list[str]) -> list:
     return sorted(keys, key=lambda k: rank.get(k, len(rank)))
 
 
-def reorder_file(path: Path, before: str, schema_name: str, schema_dir: Path, feature_order: list[str]) -> bool:
-    """Rewrite one file (whose text is `before`) in canonical key order, keeping comments.
-    True when it changed. Never writes through a symbolic link."""
-    import os
-    from io import StringIO
-
+def round_trip_yaml():
+    """The ruamel.yaml reader and writer every tool that rewrites data uses (`make fmt`,
+    `make refresh --write`): comments, quoting and flow style kept, lines never wrapped."""
     from ruamel.yaml import YAML
 
     yaml = YAML()
     yaml.preserve_quotes = True
     yaml.width = 4096
     yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def dump(yaml, data) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
+def write_in_place(path: Path, text: str) -> None:
+    """Overwrite a data file, never through a symbolic link (a link could point anywhere)."""
+    import os
+
+    descriptor = os.open(path, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def reorder_file(path: Path, before: str, schema_name: str, schema_dir: Path, feature_order: list[str]) -> bool:
+    """Rewrite one file (whose text is `before`) in canonical key order, keeping comments.
+    True when it changed. Never writes through a symbolic link."""
+    yaml = round_trip_yaml()
     data = yaml.load(before)
     for _, mapping, order in mapping_orders(data, schema_name, schema_dir, feature_order):
         for key in canonical_keys(list(mapping), order):
             mapping.move_to_end(key)
-    out = StringIO()
-    yaml.dump(data, out)
-    if out.getvalue() == before:
+    after = dump(yaml, data)
+    if after == before:
         return False
-    descriptor = os.open(path, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(out.getvalue())
+    write_in_place(path, after)
     return True
