@@ -267,7 +267,8 @@ def _seed_claims(reader: _Reader) -> tuple[list[SeedClaim], str]:
             if _is_clean(errors, at):
                 carried = [Carrier(c["engine"], c["feature"], c["implies"], Origin(doc, at + ("carried-by", k)))
                            for k, c in enumerate(raw["carried-by"])]
-                claims.append(SeedClaim(raw["id"], pi, raw["text"], raw["verdict"], carried, Origin(doc, at)))
+                claims.append(SeedClaim(raw["id"], pi, raw["text"], raw["verdict"], carried, raw.get("refines", ""),
+                                        Origin(doc, at)))
     return claims, doc.data["source"]
 
 

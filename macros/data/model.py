@@ -229,6 +229,7 @@ class SeedClaim:
     text: str
     verdict: str
     carried_by: list[Carrier]
+    refines: str = ""  # for a refined claim whose statements carry its status: what they add
     origin: Origin = field(default=None, repr=False, compare=False)
 
 

@@ -689,10 +689,11 @@ def seed_claims_hold(catalog, today):
                         f"is {statement.status}, but the original article implies {' or '.join(carrier.implies)} "
                         f"(claim '{claim.id}')", f"cite `{catalog.seed_source}` and say in `detail` what the original "
                         "article says, so readers see the difference", at=("detail",))
-        fits = {"confirmed": not differing, "refined": bool(differing), "contradicted": bool(differing),
-                "unverified": bool(unknown)}
+        fits = {"confirmed": not differing and not claim.refines, "refined": bool(differing) or bool(claim.refines),
+                "contradicted": bool(differing), "unverified": bool(unknown)}
         if not fits[claim.verdict]:
-            expected = "unverified" if unknown else ("refined or contradicted" if differing else "confirmed")
+            expected = "unverified" if unknown else ("refined or contradicted" if differing else
+                                                     "refined (it says what `refines`)" if claim.refines else "confirmed")
             yield claim.origin.problem(f"verdict '{claim.verdict}' does not fit the statements that carry the claim",
                                        f"they make it {expected}", at=("verdict",))
 

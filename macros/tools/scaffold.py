@@ -39,6 +39,9 @@ def engine_file(catalog: Catalog, engine_id: str, name: str) -> str:
              'homepage: ""       # https:// address of its home page or docs\n',
              'repository: ""     # https:// address of its source repository\n',
              'license: ""        # SPDX identifier: Apache-2.0, MIT\n',
+             "kind:              # engine (owns kernels, scheduler, KV cache) or runtime (packages engines)\n",
+             "  value: engine\n", '  detail: ""        # one sentence, from the sources: why\n', "  sources: []\n",
+             "releases: {}       # where it publishes releases: pypi: [package], github: owner/repo (remove if none)\n",
              "official-urls: []  # URL prefixes of its own docs site, repository and package page\n",
              "sources: []        # source ids backing the fields above\n",
              "support:\n"]
