@@ -5,20 +5,21 @@ import pytest
 
 from conftest import ROOT, run_macros
 
+# name: (file, text to replace, replacement, the text on the line the problem must name; None: line 1)
 BAD_INPUTS = {
-    "duplicate key": ("engines/alpha.yml", "license: MIT\n", "license: MIT\nlicense: BSD\n", 7),
-    "status: no": ("engines/beta.yml", "status: not-supported", "status: no", 11),
-    "unknown feature id": ("engines/alpha.yml", "  prefix-caching:", "  prefix-cache:", 16),
+    "duplicate key": ("engines/alpha.yml", "license: MIT\n", "license: MIT\nlicense: BSD\n", "license: BSD"),
+    "status: no": ("engines/beta.yml", "status: not-supported", "status: no", "status: no"),
+    "unknown feature id": ("engines/alpha.yml", "  prefix-caching:", "  prefix-cache:", "prefix-cache:"),
     "unknown source id": ("engines/beta.yml", "sources: [beta-readme]\n    checked: 2026-01-11\n  prefix",
-                          "sources: [beta-read]\n    checked: 2026-01-11\n  prefix", 14),
-    "missing required field": ("engines/alpha.yml", "    detail: Ships a server.\n", "", 10),
+                          "sources: [beta-read]\n    checked: 2026-01-11\n  prefix", "[beta-read]"),
+    "missing required field": ("engines/alpha.yml", "    detail: Ships a server.\n", "", "http-server:"),
     "missing statement": ("engines/alpha.yml", "  http-server:\n    status: supported\n    value: built in\n"
-                          "    detail: Ships a server.\n    sources: [alpha-docs]\n    checked: 2026-01-10\n", "", 9),
-    "file name differs from id": ("engines/alpha.yml", "id: alpha", "id: alpha-engine", 1),
-    "tab-indented line": ("engines/alpha.yml", "  http-server:", "\thttp-server:", 10),
-    "broken YAML": ("engines/alpha.yml", "name: Alpha", "name: [Alpha", 3),
-    "empty file": ("engines/alpha.yml", None, "", 1),
-    "checked date in the future": ("engines/alpha.yml", "checked: 2026-01-10", "checked: 2999-01-10", 15),
+                          "    detail: Ships a server.\n    sources: [alpha-docs]\n    checked: 2026-01-10\n", "", "support:"),
+    "file name differs from id": ("engines/alpha.yml", "id: alpha", "id: alpha-engine", "id: alpha-engine"),
+    "tab-indented line": ("engines/alpha.yml", "  http-server:", "\thttp-server:", "\thttp-server:"),
+    "broken YAML": ("engines/alpha.yml", "name: Alpha", "name: [Alpha", "summary:"),
+    "empty file": ("engines/alpha.yml", None, "", None),
+    "checked date in the future": ("engines/alpha.yml", "checked: 2026-01-10", "checked: 2999-01-10", "2999-01-10"),
 }
 
 
@@ -28,11 +29,12 @@ def run_check(data_dir, cwd):
 
 @pytest.mark.parametrize("case", BAD_INPUTS, ids=str)
 def test_bad_input_exits_1_naming_file_and_line(data, case):
-    name, old, new, line = BAD_INPUTS[case]
+    name, old, new, marker = BAD_INPUTS[case]
     if old is None:
         data.write(name, new)
     else:
         data.replace(name, old, new)
+    line = data.line_of(name, marker) if marker else 1
     result = run_check(data.path, cwd=data.path.parent)
     assert result.returncode == 1, result
     assert "Traceback" not in result.stdout + result.stderr
@@ -75,13 +77,17 @@ def test_new_engine_writes_every_feature_not_researched_and_check_points_at_what
     assert text.count("status: not-researched") == 2 and text.index("http-server:") < text.index("prefix-caching:")
     check = run_macros("check", data=data.path)
     fields = re.findall(r"engines/gamma\.yml:(\d+):\d+: ", check.stderr)
-    assert check.returncode == 1 and len(fields) == 6  # summary, homepage, repository, license, official-urls, sources
+    # summary, homepage, repository, license, the kind's detail and sources, releases, official-urls, sources
+    assert check.returncode == 1 and len(fields) == 9
     data.write("engines/gamma.yml", text.replace('summary: ""', "summary: A third engine.")
                .replace('homepage: ""', "homepage: https://gamma.example.org/")
                .replace('repository: ""', "repository: https://gamma.example.org/code/")
                .replace('license: ""', "license: MIT")
                .replace("official-urls: []", "official-urls: [https://gamma.example.org/]")
-               .replace("sources: []        #", "sources: [alpha-docs]        #"))
+               .replace("sources: []        #", "sources: [alpha-docs]        #")
+               .replace('  detail: ""        #', "  detail: Ships its own kernels.  #")
+               .replace("  sources: []\nreleases: {}", "  sources: [alpha-docs]\nreleases: {}")
+               .replace("releases: {}", "# releases: none of its own"))
     check = run_macros("check", data=data.path)
     assert check.returncode == 0, check.stderr
     assert "warning: 2 × A `not-researched` cell" in check.stdout

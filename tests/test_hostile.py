@@ -154,7 +154,9 @@ def poison(data_dir: Path) -> None:
         lines = []
         for line in path.read_text(encoding="utf-8").splitlines():
             match = re.match(r"^(\s*(?:- )?)(\w+): (.*)$", line)
-            if match and match[2] in TEXT_KEYS:
+            if match and match[3] in ("engine", "runtime"):  # the kind's value: a vocabulary, not text
+                pass
+            elif match and match[2] in TEXT_KEYS:
                 line = f"{match[1]}{match[2]}: {json.dumps(TEXT_PAYLOAD, ensure_ascii=False)}"
             elif match and match[2] in LABEL_KEYS:
                 line = f"{match[1]}{match[2]}: {json.dumps(LABEL_PAYLOAD[:50], ensure_ascii=False)}"
@@ -245,7 +247,7 @@ def test_template_syntax_inside_backticks_in_a_description_is_fine(data):
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: 'Set `{{ chat_template }}`, then `{% x %}`.'")
     assert data.problems() == []
     data.replace("engines/alpha.yml", "`{% x %}`", "{% x %}")
-    assert only(data.problems(), "`{%`").line == 13
+    assert only(data.problems(), "`{%`").line == data.line_of("engines/alpha.yml", "{%")
 
 
 def test_an_id_with_a_trailing_newline_is_refused(data):

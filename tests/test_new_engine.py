@@ -19,6 +19,7 @@ HEADER = {  # what the contributor fills in at the top of the scaffold
     'repository: ""': "repository: https://gamma.example.org/code/",
     'license: ""': "license: MIT",
     "official-urls: []": "official-urls: [https://gamma.example.org/]",
+    'detail: ""        # one sentence, from the sources: why': "detail: Ships its own kernels.",
 }
 SOURCE = ("  - id: gamma-docs\n    title: Gamma documentation\n    url: https://gamma.example.org/docs/\n"
           "    publisher: Gamma project\n    kind: docs\n    checked: 2026-11-30\n")
@@ -43,6 +44,8 @@ def test_a_scaffolded_and_filled_engine_passes_check_links_and_the_data_tests(tm
     for old, new in HEADER.items():
         text = text.replace(old, new)
     text = re.sub(r"^sources: \[\] .*$", "sources: [gamma-docs]", text, flags=re.M)
+    text = re.sub(r"^  sources: \[\]$", "  sources: [gamma-docs]", text, flags=re.M)  # the kind's
+    text = re.sub(r"^releases: \{\}.*\n", "", text, flags=re.M)  # no release channel of its own
     # research done: nothing documented, and the file says where it was searched
     text = text.replace("    status: not-researched\n", "    status: unknown\n")
     text = text.replace("    sources: []\n", "    sources: [gamma-docs]\n    searched: [https://gamma.example.org/docs/]\n")

@@ -33,37 +33,38 @@ def test_missing_required_field(data):
 def test_unknown_field_suggests_the_right_one(data):
     data.replace("engines/alpha.yml", "    value: built in", "    valeu: built in")
     problem = only(data.problems(), "unknown field 'valeu'")
-    assert problem.line == 12 and "did you mean 'value'" in problem.tip
+    assert problem.line == data.line_of("engines/alpha.yml", "valeu:") and "did you mean 'value'" in problem.tip
 
 
 def test_unknown_status_suggests_the_right_one(data):
     data.replace("engines/beta.yml", "status: not-supported", "status: not-suported")
     problem = only(data.problems(), "unknown status 'not-suported'")
-    assert (problem.path, problem.line) == ("engines/beta.yml", 11) and "not-supported" in problem.tip
+    assert (problem.path, problem.line) == ("engines/beta.yml", data.line_of("engines/beta.yml", "not-suported"))
+    assert "not-supported" in problem.tip
 
 
 def test_status_no_is_a_yaml_boolean(data):
     data.replace("engines/beta.yml", "status: not-supported", "status: no")
     problem = only(data.problems(), "yes/no boolean")
-    assert (problem.path, problem.line, problem.col) == ("engines/beta.yml", 11, 13)
+    assert (problem.path, problem.line, problem.col) == ("engines/beta.yml", data.line_of("engines/beta.yml", "status: no"), 13)
 
 
 def test_http_url_is_rejected(data):
     data.replace("sources.yml", "https://alpha.example.org/docs/", "http://alpha.example.org/docs/")
     problem = only(data.problems(), "is not an https:// URL")
-    assert (problem.path, problem.line) == ("sources.yml", 4)
+    assert (problem.path, problem.line) == ("sources.yml", data.line_of("sources.yml", "http://alpha"))
 
 
 def test_checked_date_in_the_wrong_form(data):
     data.replace("engines/alpha.yml", "checked: 2026-01-10", 'checked: "10/01/2026"')
-    assert only(data.problems(), "not a date in YYYY-MM-DD form").line == 15
+    assert only(data.problems(), "not a date in YYYY-MM-DD form").line == data.line_of("engines/alpha.yml", "10/01/2026")
 
 
 @pytest.mark.rule("statement_cites_a_source")
 def test_statement_without_sources(data):
     data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
                  "    sources: []\n    checked: 2026-01-10\n  prefix")
-    assert only(data.problems(), "'sources' is empty").line == 14
+    assert only(data.problems(), "'sources' is empty").line == data.line_of("engines/alpha.yml", "sources: []")
 
 
 def test_a_broken_file_does_not_hide_problems_in_others(data):
@@ -87,7 +88,7 @@ def test_unknown_feature(data):
     data.replace("engines/alpha.yml", "  prefix-caching:", "  prefix-cashing:")
     problems = data.problems()
     problem = only(problems, "unknown feature 'prefix-cashing'")
-    assert problem.line == 16 and "did you mean 'prefix-caching'" in problem.tip
+    assert problem.line == data.line_of("engines/alpha.yml", "prefix-cashing:") and "did you mean 'prefix-caching'" in problem.tip
     only(problems, "no statement for feature 'prefix-caching'")
 
 
@@ -96,7 +97,7 @@ def test_missing_statement(data):
     text = data.file("engines/beta.yml").read_text()
     data.write("engines/beta.yml", text[: text.index("  prefix-caching:")])
     problem = only(data.problems(), "no statement for feature 'prefix-caching'")
-    assert (problem.path, problem.line) == ("engines/beta.yml", 9)
+    assert (problem.path, problem.line) == ("engines/beta.yml", data.line_of("engines/beta.yml", "support:"))
 
 
 @pytest.mark.rule("unknown_source")
@@ -104,7 +105,7 @@ def test_unknown_source(data):
     data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
                  "    sources: [alpha-doc]\n    checked: 2026-01-10\n  prefix")
     problem = only(data.problems(), "unknown source 'alpha-doc'")
-    assert problem.line == 14 and "did you mean 'alpha-docs'" in problem.tip
+    assert problem.line == data.line_of("engines/alpha.yml", "[alpha-doc]") and "did you mean 'alpha-docs'" in problem.tip
 
 
 @pytest.mark.rule("source_never_cited")
@@ -137,7 +138,7 @@ def test_duplicate_source_url(data):
 def test_checked_date_in_the_future(data):
     data.replace("engines/alpha.yml", "checked: 2026-01-10", "checked: 2027-01-10")
     problem = only(data.problems(today=dt.date(2026, 11, 29)), "in the future")
-    assert (problem.path, problem.line) == ("engines/alpha.yml", 15)
+    assert (problem.path, problem.line) == ("engines/alpha.yml", data.line_of("engines/alpha.yml", "2027-01-10"))
 
 
 def test_checked_date_that_does_not_exist(data):
@@ -148,13 +149,13 @@ def test_checked_date_that_does_not_exist(data):
 @pytest.mark.rule("links_use_https")
 def test_http_link_inside_text(data):
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: Ships a [server](http://alpha.example.org/).")
-    assert only(data.problems(), "link 'http://alpha.example.org/' is not https://").line == 13
+    assert only(data.problems(), "link 'http://alpha.example.org/' is not https://").line == data.line_of("engines/alpha.yml", "http://")
 
 
 @pytest.mark.rule("no_raw_html")
 def test_raw_html_in_text(data):
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: Ships a <b>server</b>.")
-    assert only(data.problems(), "HTML tag <b>").line == 13
+    assert only(data.problems(), "HTML tag <b>").line == data.line_of("engines/alpha.yml", "<b>")
 
 
 def test_html_inside_code_is_fine(data):
@@ -165,7 +166,7 @@ def test_html_inside_code_is_fine(data):
 @pytest.mark.rule("unknown_not_dressed_as_known")
 def test_unknown_with_a_value(data):
     data.replace("engines/beta.yml", "    status: unknown\n", "    status: unknown\n    value: probably yes\n")
-    assert only(data.problems(), "status is unknown, yet value says").line == 18
+    assert only(data.problems(), "status is unknown, yet value says").line == data.line_of("engines/beta.yml", "probably yes")
 
 
 @pytest.mark.rule("guide_features_exist")
@@ -202,32 +203,34 @@ def test_former_id_redirects(data):
 def test_keys_out_of_canonical_order(data):
     data.replace("engines/alpha.yml", "    status: supported\n    value: built in\n", "    value: built in\n    status: supported\n")
     problem = only(data.problems(), "'value' is out of order here: expected 'status' first")
-    assert (problem.path, problem.line) == ("engines/alpha.yml", 11) and "make fmt" in problem.tip
+    assert (problem.path, problem.line) == ("engines/alpha.yml", data.line_of("engines/alpha.yml", "value: built in"))
+    assert "make fmt" in problem.tip
 
 
 @pytest.mark.rule("unknown_says_where_searched")
 def test_unknown_without_where_it_was_searched(data):
     data.replace("engines/beta.yml", "    searched: [https://beta.example.org/readme/]\n", "")
     problem = only(data.problems(), "`searched` does not say where you looked")
-    assert (problem.path, problem.line) == ("engines/beta.yml", 17)
+    assert (problem.path, problem.line) == ("engines/beta.yml", data.line_of("engines/beta.yml", "status: unknown"))
 
 
 def test_searched_on_a_known_statement(data):
     data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
                  "    sources: [alpha-docs]\n    searched: [x]\n    checked: 2026-01-10\n  prefix")
-    assert only(data.problems(), "`searched` belongs to an unknown statement").line == 15
+    assert only(data.problems(), "`searched` belongs to an unknown statement").line == data.line_of("engines/alpha.yml", "searched: [x]")
 
 
 @pytest.mark.rule("not_supported_says_its_basis")
 def test_not_supported_without_its_basis(data):
     data.replace("engines/beta.yml", "    basis: stated-absent\n", "")
     problem = only(data.problems(), "`basis` does not say why")
-    assert (problem.path, problem.line) == ("engines/beta.yml", 11) and "exhaustive-list" in problem.tip
+    assert (problem.path, problem.line) == ("engines/beta.yml", data.line_of("engines/beta.yml", "status: not-supported"))
+    assert "exhaustive-list" in problem.tip
 
 
 def test_basis_on_a_supported_statement(data):
     data.replace("engines/alpha.yml", "    detail: Ships a server.\n", "    detail: Ships a server.\n    basis: stated-absent\n")
-    assert only(data.problems(), "`basis` belongs to a not-supported statement").line == 14
+    assert only(data.problems(), "`basis` belongs to a not-supported statement").line == data.line_of("engines/alpha.yml", "basis:")
 
 
 @pytest.mark.rule("claims_are_not_evidence")
@@ -237,7 +240,8 @@ def test_a_claim_alone_is_not_evidence(data):
     data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
                  "    sources: [rumour]\n    checked: 2026-01-10\n  prefix")
     problem = only(data.problems(), "every source is a claim")
-    assert (problem.path, problem.line) == ("engines/alpha.yml", 14) and "status: unknown" in problem.tip
+    assert (problem.path, problem.line) == ("engines/alpha.yml", data.line_of("engines/alpha.yml", "[rumour]"))
+    assert "status: unknown" in problem.tip
 
 
 @pytest.mark.rule("primary_source_is_a_page")

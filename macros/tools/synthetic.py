@@ -46,7 +46,8 @@ def write_catalog(data_dir: Path, engines: int = 50, features: int = 300, per_ca
         lines = [header.format("engine").replace("schema/", "../schema/"), f"id: {eid}\n", f"name: Engine {eid}\n",
                  f"summary: A generated engine, {eid}, for the build benchmark.\n",
                  f"homepage: https://{eid}.example.org/\n", f"repository: https://{eid}.example.org/code/\n",
-                 "license: Apache-2.0\n", f"official-urls: [https://{eid}.example.org/]\n"]
+                 "license: Apache-2.0\n", "kind:\n  value: engine\n  detail: A generated engine.\n",
+                 f"  sources: [{eid}-docs]\n", f"official-urls: [https://{eid}.example.org/]\n"]
         if eid == engine_ids[0] and len(engine_ids) > 1:  # one featured pair: pre-rendered however many engines
             lines.append(f"featured-comparisons: [{engine_ids[1]}]\n")
         lines += [f"sources: [{eid}-docs]\n", "support:\n"]
