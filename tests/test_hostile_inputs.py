@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import run_macros
+from conftest import ROOT, run_macros
 from macros.site.pages import bounded_openings, template_problems
 from macros.site.render import MACRO_NAMES
 from sitebuild import build, small_project
@@ -189,3 +189,11 @@ def test_a_feed_from_hostile_commits_is_well_formed_with_one_entry_per_data_chan
     titles = [e.find("{http://www.w3.org/2005/Atom}title").text for e in entries]
     assert "a forged entry" not in titles and not any(t == "injected" for t in titles)
     assert sum("forged" in t for t in titles) == 1
+
+
+def test_the_repository_commits_no_symbolic_link():
+    """A committed link (a `.venv` pointing at one machine's folder) breaks a fresh clone or reaches outside it."""
+    listed = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    assert [line.split("\t", 1)[1] for line in listed.stdout.splitlines() if line.startswith("120000 ")] == []
