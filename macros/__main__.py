@@ -60,13 +60,16 @@ def check(args) -> int:
 
 
 def export(args) -> int:
-    from macros.site.downloads import export as write_downloads
+    from macros.site import outputs
+    from macros.site.build import outside_mkdocs
 
     catalog = checked_catalog(args)
     if catalog is None:
         return 1
-    written = write_downloads(catalog, Path(args.dir))
-    print(f"wrote {len(written)} files to {args.dir} (data as of {catalog.data_date})")
+    build = outside_mkdocs(catalog, Path(args.data).resolve().parent)
+    written = outputs.write(build, Path(args.dir))
+    print(f"wrote {len(written)} files to {args.dir} (data as of {catalog.data_date}): "
+          + ", ".join(output.NAME for output in build.outputs))
     return 0
 
 
@@ -286,7 +289,8 @@ def main(argv=None) -> int:
     checker.add_argument("--max-age", type=int, default=180, metavar="DAYS",
                          help="warn about statements checked longer ago than this (default: %(default)s days)")
     checker.set_defaults(run=check)
-    exporter = commands.add_parser("export", help="write the downloads (catalog JSON, matrix CSV, engines, schemas)")
+    exporter = commands.add_parser("export", help="write every file the site has besides its pages (downloads, badges, "
+                                   "feed, pair addresses), as the build does")
     exporter.add_argument("dir", help="the folder to write into")
     exporter.set_defaults(run=export)
     commands.add_parser("fmt", help="rewrite data files in canonical key order, keeping comments").set_defaults(run=fmt)

@@ -71,6 +71,13 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.data)
 
 
+def as_build(catalog):
+    """A build of `catalog` with default settings, for tests that call the renderers directly."""
+    from macros.site.build import Build
+
+    return Build(ROOT, catalog)
+
+
 def messages(problems) -> list[str]:
     return [str(p) for p in problems]
 

@@ -154,7 +154,6 @@ def test_matrix_filters_by_category_and_by_what_one_engine_says(watched, base_ur
 
 
 def test_matrix_sorts_a_column_by_status_and_resets(watched, base_url, catalog):
-    from macros.site.verdict import RANK
 
     page = watched.page
     page.goto(base_url + "matrix/")
@@ -164,7 +163,7 @@ def test_matrix_sorts_a_column_by_status_and_resets(watched, base_url, catalog):
         "cells => cells.map(c => c.getAttribute('data-status'))")
     original = statuses()
     page.click(".di-scroll button[data-di-sort='1']")
-    ranks = [RANK.index(s) for s in statuses()]
+    ranks = [catalog.statuses[s].rank for s in statuses()]
     assert ranks == sorted(ranks)
     assert page.locator(".di-scroll th:has(button[data-di-sort='1'])").get_attribute("aria-sort") == "ascending"
     assert sorted(statuses()) == sorted(original) == sorted(engine.support[f.id].status for f in category.features)
@@ -191,7 +190,7 @@ def first_pair(catalog):
 
 
 def test_comparison_differences_only_and_hide_undocumented(watched, base_url, catalog):
-    from macros.site.verdict import NOT_DOCUMENTED, differs
+    from macros.site.verdict import differs, known
 
     page = watched.page
     a, b = first_pair(catalog)
@@ -199,12 +198,11 @@ def test_comparison_differences_only_and_hide_undocumented(watched, base_url, ca
     rows = page.locator("tr.di-row:visible")
     assert rows.count() == len(catalog.features)
     page.check("[data-di-diff-only]")
-    differing = [f for f in catalog.features if differs(a.support[f], b.support[f])]
+    differing = [f for f in catalog.features if differs(catalog, a.support[f], b.support[f])]
     assert rows.count() == len(differing) and "diff=1" in page.url
     page.uncheck("[data-di-diff-only]")
     page.check("[data-di-hide-unknown]")
-    documented = [f for f in catalog.features if a.support[f].status not in NOT_DOCUMENTED
-                  and b.support[f].status not in NOT_DOCUMENTED]
+    documented = [f for f in catalog.features if known(catalog, a.support[f]) and known(catalog, b.support[f])]
     assert rows.count() == len(documented)
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/?diff=1&known=1&diff=<script>")  # state from the address, checked
     assert page.is_checked("[data-di-diff-only]") and page.is_checked("[data-di-hide-unknown]")

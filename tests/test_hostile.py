@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import ROOT, TODAY, messages, run_macros
+from conftest import ROOT, TODAY, as_build, messages, run_macros
 from macros.data.catalog import read_catalog
 from macros.site import render
 from macros.site.hooks import generated_pages
@@ -98,14 +98,14 @@ def every_render(catalog) -> dict[str, str]:
     a, b = sorted(catalog.engines)
     fid = next(iter(catalog.features))
     return {
-        "home": render.home(catalog, ""), "legend": render.status_legend(catalog, "matrix/"),
-        "matrix": render.matrix(catalog, "matrix/"), "compare": render.compare(catalog, f"compare/{a}-vs-{b}/", a, b),
-        "compare_index": render.compare_index(catalog, "compare/"), "live": render.live_compare(catalog, "compare/live/"),
-        "feature": render.feature_page(catalog, f"features/{fid}/", fid),
-        "feature_index": render.feature_index(catalog, "features/"),
-        "engine": render.engine_page(catalog, f"engines/{a}/", a), "engine_index": render.engine_index(catalog, "engines/"),
-        "guide": render.guide(catalog, "guide/"), "sources": render.sources_list(catalog, "sources/"),
-        "quality": render.data_quality(catalog, "quality/"), "seed": render.seed_text(catalog, "reference/seed/"),
+        "home": render.home(as_build(catalog), ""), "legend": render.status_legend(as_build(catalog), "matrix/"),
+        "matrix": render.matrix(as_build(catalog), "matrix/"), "compare": render.compare(as_build(catalog), f"compare/{a}-vs-{b}/", a, b),
+        "compare_index": render.compare_index(as_build(catalog), "compare/"), "live": render.live_compare(as_build(catalog), "compare/live/"),
+        "feature": render.feature_page(as_build(catalog), f"features/{fid}/", fid),
+        "feature_index": render.feature_index(as_build(catalog), "features/"),
+        "engine": render.engine_page(as_build(catalog), f"engines/{a}/", a), "engine_index": render.engine_index(as_build(catalog), "engines/"),
+        "guide": render.guide(as_build(catalog), "guide/"), "sources": render.sources_list(as_build(catalog), "sources/"),
+        "quality": render.data_quality(as_build(catalog), "quality/"), "seed": render.seed_text(as_build(catalog), "reference/seed/"),
     }
 
 
@@ -121,18 +121,22 @@ def test_hostile_text_in_every_field_stays_inert_in_html_and_page_sources(payloa
         for script in re.findall(r"<script[^>]*>(.*?)</script>", html, re.S):
             assert "<" not in script, name  # JSON in a script element: no way to close it or open a comment
             json.loads(script)
-    for path, (title, markdown) in generated_pages(catalog).items():
+    for path, (title, markdown) in generated_pages(as_build(catalog)).items():
         assert ID_ONLY.fullmatch(markdown), path  # the Markdown names records by id, and holds nothing else
 
 
 def test_generated_titles_are_set_escaped_after_the_macros_render(tmp_path):
     from types import SimpleNamespace
 
+    from macros.site import build as builds
     from macros.site.hooks import on_page_markdown
 
-    config = SimpleNamespace(_titles={"engines/x.md": '<img src=x onerror=alert(1)> & {{ 7*7 }}'})
+    config = {"config_file_path": str(tmp_path / "mkdocs.yml")}
+    build = builds.start(config["config_file_path"], builds.Build(tmp_path, read_catalog(ROOT / "data")[0]))
+    build.titles["engines/x.md"] = '<img src=x onerror=alert(1)> & {{ 7*7 }}'
     page = SimpleNamespace(file=SimpleNamespace(src_uri="engines/x.md"), meta={}, title="X")
     on_page_markdown("{{ engine_page(\"x\") }}\n", page, config, None)
+    builds.finish(config)
     assert page.title == page.meta["title"] == "&lt;img src=x onerror=alert(1)&gt; &amp; {{ 7*7 }}"
 
 

@@ -161,7 +161,7 @@ def git(project, *args, **env):
 
 
 def test_a_feed_from_hostile_commits_is_well_formed_with_one_entry_per_data_change(tmp_path, monkeypatch):
-    from macros.site.feed import feed
+    from macros.site.outputs.feed import feed
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     project = small_project(tmp_path / "project")

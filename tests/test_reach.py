@@ -53,18 +53,18 @@ def check_atom(text: str) -> ET.Element:
 
 
 def test_one_entry_per_data_commit_newest_first_in_plain_words(history):
-    from macros.site.feed import feed
+    from macros.site.outputs.feed import feed
 
     root = check_atom(feed(history, "https://example.org/engines/", {"url": "https://git.example.org/t/s", "host": "gitlab"}))
     entries = root.findall(f"{ATOM}entry")
     assert [e.find(f"{ATOM}title").text for e in entries] == ["Alpha <caches> & more", "First data"]
-    assert "- Alpha / Prefix caching: experimental -> supported" in entries[0].find(f"{ATOM}content").text
+    assert "- Alpha / Prefix caching: β Experimental -> ✔ Supported" in entries[0].find(f"{ATOM}content").text
     assert entries[0].find(f"{ATOM}link").get("href").startswith("https://git.example.org/t/s/-/commit/")
     assert root.find(f"{ATOM}link[@rel='self']").get("href") == "https://example.org/engines/feed.xml"
 
 
 def test_the_same_history_gives_the_same_bytes_cached_or_not(history, tmp_path, monkeypatch):
-    from macros.site.feed import feed
+    from macros.site.outputs.feed import feed
 
     first = feed(history, "", {})
     assert list((tmp_path / "cache").rglob("*.md"))  # texts kept per commit
@@ -74,7 +74,7 @@ def test_the_same_history_gives_the_same_bytes_cached_or_not(history, tmp_path, 
 
 
 def test_a_shallow_clone_gets_no_feed(history, tmp_path):
-    from macros.site.feed import feed, history_state
+    from macros.site.outputs.feed import feed, history_state
 
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{history}", str(clone)], check=True)
@@ -106,7 +106,7 @@ def test_a_badge_for_every_statement_with_a_title_and_the_status(site, catalog):
 def test_badge_text_is_escaped():
     import xml.etree.ElementTree as ET
 
-    from macros.site.badges import badge_svg
+    from macros.site.outputs.badges import badge_svg
 
     svg = badge_svg('<b>"x"</b> & y', "</text><script>", "#000", "a < b & c")
     root = ET.fromstring(svg)  # well formed

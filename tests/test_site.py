@@ -7,7 +7,7 @@ from itertools import combinations
 from pathlib import Path
 
 
-from conftest import ROOT, TODAY
+from conftest import ROOT, TODAY, as_build
 from macros.data.catalog import read_catalog
 from macros.site import guide as guide_logic, render
 from sitebuild import build, copy_project, small_project
@@ -88,7 +88,7 @@ def test_the_guide_on_a_fixture(data):
 def test_build_yourself_lists_exactly_the_gaps_an_engine_leaves(catalog):
     for engine in catalog.engines.values():
         listed = {gap.feature for gap, _ in guide_logic.build_yourself(catalog)[engine.id]}
-        assert listed == {g.feature for g in catalog.gaps if engine.support[g.feature].status in guide_logic.UNMET}
+        assert listed == {g.feature for g in catalog.gaps if not catalog.statuses[engine.support[g.feature].status].strength.present}
 
 
 def first_pair(catalog):
@@ -102,17 +102,17 @@ def test_text_from_the_data_is_escaped():
     statement = next(iter(catalog.engines[b].support.values()))
     statement.detail = 'Hello <script>alert("x")</script> and <img src=x onerror=alert(1)>'
     catalog.engines[b].summary = "<b>bold</b>"
-    html = render.compare(catalog, f"compare/{a}-vs-{b}/", a, b)
-    html += render.engine_page(catalog, f"engines/{b}/", b)
+    html = render.compare(as_build(catalog), f"compare/{a}-vs-{b}/", a, b)
+    html += render.engine_page(as_build(catalog), f"engines/{b}/", b)
     assert "<script>alert" not in html and "<img src=x" not in html and "<b>bold" not in html
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
 
 
 def test_links_are_relative_to_the_page(catalog):
     feature = next(iter(catalog.features))
-    assert f'href="../features/{feature}/"' in render.matrix(catalog, "matrix/")
+    assert f'href="../features/{feature}/"' in render.matrix(as_build(catalog), "matrix/")
     a, b = first_pair(catalog)
-    assert f'href="../../features/{feature}/"' in render.compare(catalog, f"compare/{a}-vs-{b}/", a, b)
+    assert f'href="../../features/{feature}/"' in render.compare(as_build(catalog), f"compare/{a}-vs-{b}/", a, b)
 
 
 def test_every_id_the_templates_write_is_reserved_from_data_ids():
@@ -288,7 +288,7 @@ def test_a_cell_a_spreadsheet_would_run_is_neutralised(data):
     import io
 
     from macros.data.catalog import build_catalog
-    from macros.site.downloads import matrix_csv
+    from macros.site.outputs.matrix_csv import matrix_csv
 
     data.replace("engines/alpha.yml", "detail: Ships a server.", "detail: '=HYPERLINK(\"https://evil.example\")'")
     data.replace("engines/beta.yml", "detail: Offline only.", "detail: '@SUM(A1)'")
@@ -305,7 +305,8 @@ def test_export_command_writes_the_same_downloads(site, tmp_path):
     result = run_macros("export", str(tmp_path))
     assert result.returncode == 0, result.stderr
     written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
-    assert written and all((tmp_path / p).read_bytes() == (site / "data" / p).read_bytes() for p in written)
+    assert written and all((tmp_path / p).read_bytes() == (site / p).read_bytes() for p in written)
+    assert {p.parts[0] for p in written} >= {"data", "badges"}
 
 
 def test_data_date_and_commit_in_every_page_footer(site, catalog):
@@ -316,7 +317,7 @@ def test_data_date_and_commit_in_every_page_footer(site, catalog):
 
 
 def data_urls(catalog) -> set[str]:
-    from macros.site.downloads import catalog_json
+    from macros.site.outputs.json_files import catalog_json
 
     text = json.dumps(catalog_json(catalog, ""))
     return set(re.findall(r"https://[^\s\"')\]]+", text))

@@ -32,11 +32,12 @@
     try { return decodeURIComponent(window.location.hash.slice(1)); } catch (error) { return ""; }
   }
 
-  // Status order, best first, for sorting: the same order as macros/site/verdict.py RANK.
-  var RANK = ["supported", "documented", "partial", "via-plugin", "experimental", "not-supported", "unknown", "not-researched"];
 
   // --- Feature matrix ---------------------------------------------------------------------
   function setUpMatrix(matrix) {
+    // Status order, best first, for sorting: from the status vocabulary, which the page carries
+    var ranks = JSON.parse(matrix.getAttribute("data-ranks") || "{}");
+    var rankOf = function (status) { var r = lookup(ranks, status); return r === undefined ? 1e9 : r; };
     var category = matrix.querySelector("[data-di-filter-category]");
     var engine = matrix.querySelector("[data-di-filter-engine]");
     var status = matrix.querySelector("[data-di-filter-status]");
@@ -87,8 +88,8 @@
           if (column === 0) {
             x = a.children[0].textContent.trim().toLowerCase(); y = b.children[0].textContent.trim().toLowerCase();
           } else {
-            x = RANK.indexOf(a.children[column].getAttribute("data-status"));
-            y = RANK.indexOf(b.children[column].getAttribute("data-status"));
+            x = rankOf(a.children[column].getAttribute("data-status"));
+            y = rankOf(b.children[column].getAttribute("data-status"));
           }
           return (x < y ? -1 : x > y ? 1 : 0) * (ascending ? 1 : -1);
         });

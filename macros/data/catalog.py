@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from pathlib import Path
 
 from macros.data.load import Document, load
 from macros.data.model import (Bundled, Carrier, Catalog, Category, Channels, Engine, Fact, Feature, Gap, Kind,
                                LatestRelease, Need, Origin, Release, Requirement, Retired, SeedClaim, Source, Statement,
-                               Status)
+                               Status, Strength)
 from macros.data.problems import DataError, Problem, reset_suggestions
 from macros.data.schema import date_keys, load_schemas, validate
 
@@ -128,9 +129,43 @@ def _stray_advice(relative: Path, is_dir: bool) -> tuple[str, str]:
     return "is not read by anything", "remove it, or move it where CONTRIBUTING.md says it belongs"
 
 
+_COLOUR = re.compile(r"\A#[0-9a-fA-F]{6}\Z")
+_STATUS_KEYS = ("const", "title", "description", "x-icon", "x-symbol", "x-rank", "x-strength", "x-colour", "x-short-of")
+
+
 def _statuses(schema_dir: Path) -> dict[str, Status]:
-    vocabulary = load_schemas(schema_dir)["status.schema.json"]["oneOf"]
-    return {s["const"]: Status(s["const"], s["title"], s["x-icon"], s["description"]) for s in vocabulary}
+    """The status vocabulary, in rank order, each with its strength: the one place statuses are defined.
+    A broken entry stops everything with one message naming it: every view reads this vocabulary."""
+    path = "data/schema/status.schema.json"
+    schema = load_schemas(schema_dir)["status.schema.json"]
+    problems = []
+    strengths = {}
+    for sid, raw in (schema.get("x-strengths") or {}).items():
+        try:
+            strengths[sid] = Strength(sid, **raw)
+        except TypeError as error:
+            problems.append(Problem(path, 1, 1, f"strength '{sid}' is not complete: {error}",
+                                    "give it label, present, known, score, tier and grid, like the others"))
+    statuses = []
+    for entry in schema.get("oneOf") or []:
+        missing = [k for k in _STATUS_KEYS if k not in entry]
+        name = entry.get("const", "?")
+        if missing:
+            problems.append(Problem(path, 1, 1, f"status '{name}' lacks {', '.join(missing)}",
+                                    "each status gives its label, meaning, symbol, rank, strength, colours and words"))
+        elif entry["x-strength"] not in strengths:
+            problems.append(Problem(path, 1, 1, f"status '{name}' names strength '{entry['x-strength']}', which "
+                                    "x-strengths does not define", "allowed: " + ", ".join(strengths)))
+        elif not all(_COLOUR.match(str(entry["x-colour"].get(scheme, ""))) for scheme in ("light", "dark")):
+            problems.append(Problem(path, 1, 1, f"status '{name}' needs x-colour light and dark as #rrggbb",
+                                    'write {"light": "#1b7a3a", "dark": "#6fd48f"}'))
+        else:
+            statuses.append(Status(entry["const"], entry["title"], entry["x-icon"], entry["description"],
+                                   entry["x-symbol"], entry["x-rank"], strengths[entry["x-strength"]],
+                                   dict(entry["x-colour"]), entry["x-short-of"]))
+    if problems:
+        raise DataError(problems)
+    return {s.id: s for s in sorted(statuses, key=lambda s: s.rank)}
 
 
 def _categories(reader: _Reader) -> tuple[list[Category], list[Retired]]:

@@ -25,9 +25,6 @@ from pathlib import Path
 from macros.data.model import Catalog, Engine
 from macros.data.problems import printable
 
-# A status counts as raised when it moves up this order: a reviewer wants the evidence for it.
-STRENGTH = {"unknown": 0, "not-researched": 0, "not-supported": 0, "experimental": 1, "via-plugin": 1, "partial": 1,
-            "documented": 2, "supported": 2}
 # Inline Markdown and HTML that a name could carry into a job summary: links and images, emphasis,
 # code, strikethrough, escapes, tags and entities. Addresses become code spans (GitHub links bare URLs).
 _MARKDOWN = re.compile(r"([\\`*_\[\]()!~])")
@@ -104,11 +101,18 @@ def _list_change(label: str, old: list, new: list) -> str:
     return f"{label}: {' '.join(added + removed)}" if added or removed else ""
 
 
-def statement_change(old, new) -> str:
-    """`experimental -> supported; sources: +a -b`, or "" when nothing a reader sees changed."""
+def status_words(catalog: Catalog, status_id: str) -> str:
+    """A status as the site shows it: symbol and label from the vocabulary (the id when it has none)."""
+    status = catalog.statuses.get(status_id)
+    return text(f"{status.symbol} {status.label}" if status else status_id)
+
+
+def statement_change(old, new, catalog: Catalog | None = None) -> str:
+    """`β Experimental -> ✔ Supported; sources: +a -b`, or "" when nothing a reader sees changed."""
     parts = []
     if old.status != new.status:
-        parts.append(f"{text(old.status)} -> {text(new.status)}")
+        parts.append(f"{status_words(catalog, old.status)} -> {status_words(catalog, new.status)}" if catalog
+                     else f"{text(old.status)} -> {text(new.status)}")
     for label in ("value", "since", "basis"):
         if getattr(old, label) != getattr(new, label):
             parts.append(f"{label}: {_quote(getattr(old, label))} -> {_quote(getattr(new, label))}")
@@ -129,7 +133,12 @@ def unbacked_raise(old: Catalog, new: Catalog, engine, before, after) -> bool:
     """The status went up, and no primary source of the statement is new or read again since."""
     from macros.data.evidence import source_level
 
-    if STRENGTH.get(after.status, 0) <= STRENGTH.get(before.status, 0):
+    # raised: a higher strength score (data/schema/status.schema.json) than before
+    def score(status_id):
+        status = new.statuses.get(status_id) or old.statuses.get(status_id)
+        return status.strength.score if status else 0
+
+    if score(after.status) <= score(before.status):
         return False
     for sid in after.sources:
         source = new.sources.get(sid)
@@ -141,6 +150,14 @@ def unbacked_raise(old: Catalog, new: Catalog, engine, before, after) -> bool:
     return True
 
 
+def strength_move(catalog: Catalog, before: str, after: str) -> str:
+    """`beta -> full support`: the strengths of two statuses, from the vocabulary."""
+    def label(status_id):
+        status = catalog.statuses.get(status_id)
+        return status.strength.label.lower() if status else "no strength"
+    return f"{text(label(before))} -> {text(label(after))}"
+
+
 def quotes(catalog: Catalog, statement) -> str:
     found = [f'"{text(catalog.sources[s].quote)}" ({text(s)})' for s in statement.sources
              if s in catalog.sources and catalog.sources[s].quote]
@@ -149,9 +166,7 @@ def quotes(catalog: Catalog, statement) -> str:
 
 def _level_changes(old: Catalog, new: Catalog, engine_id: str) -> list[str]:
     """Cells of an engine whose evidence level differs between the two catalogs."""
-    from macros.data.evidence import levels
-
-    before, after = levels(old), levels(new)
+    before, after = old.levels, new.levels
     return [f"{k[1]}: {before[k]} -> {after[k]}" for k in sorted(after) if k[0] == engine_id and k in before
             and before[k] != after[k]]
 
@@ -236,12 +251,13 @@ def describe(old: Catalog, new: Catalog) -> str:
         for fid, statement in engine.support.items():
             previous = before.support.get(fid) or next(
                 (before.support[o] for o in getattr(new.features.get(fid), "former_ids", []) if o in before.support), None)
-            if previous is not None and (change := statement_change(previous, statement)):
+            if previous is not None and (change := statement_change(previous, statement, new)):
                 statements.append(f"- {text(engine.name)} / {text(feature_name.get(fid, fid))}: {change}")
                 if unbacked_raise(old, new, engine, previous, statement):
                     sections["Look closer"].append(
-                        f"- {text(engine.name)} / {text(feature_name.get(fid, fid))}: raised {text(previous.status)} -> "
-                        f"{text(statement.status)} without a new or re-checked primary source "
+                        f"- {text(engine.name)} / {text(feature_name.get(fid, fid))}: raised "
+                        f"{status_words(new, previous.status)} -> {status_words(new, statement.status)} "
+                        f"({strength_move(new, previous.status, statement.status)}) without a new or re-checked primary source "
                         f"({', '.join(code(s) for s in statement.sources)}): "
                         + (quotes(new, statement) or "no source carries a quote; open them to confirm"))
 

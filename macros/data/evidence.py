@@ -17,7 +17,9 @@ from macros.data.model import Catalog, Engine, Source, Statement
 
 LEVELS = ("primary", "secondary", "claim")  # best first
 MAX_AGE_DAYS = 180  # a statement checked longer ago than this is stale
-NOT_RESEARCHED = "not-researched"
+# Strength ids (data/schema/status.schema.json, x-strengths) the rules and views name: the statuses of
+# each are whatever the vocabulary says
+ABSENT, UNDOCUMENTED, NOT_RESEARCHED = "absent", "undocumented", "not-researched"
 
 
 def source_level(source: Source, engine: Engine) -> str:
@@ -35,22 +37,26 @@ def statement_level(catalog: Catalog, statement: Statement) -> str:
     return next((level for level in LEVELS if level in levels), "claim")
 
 
-def levels(catalog: Catalog) -> dict[tuple[str, str], str]:
-    """(engine id, feature id) -> evidence level, for every statement; computed once per catalog."""
-    cache = catalog.__dict__.get("_levels")
-    if cache is None:
-        cache = catalog.__dict__["_levels"] = {(s.engine, s.feature): statement_level(catalog, s)
-                                               for s in catalog.statements()}
-    return cache
-
-
 def is_bare_root(url: str) -> bool:
     """A site's front page (`https://docs.example.org/`), which backs no particular claim."""
     return urlsplit(url).path in ("", "/") and not urlsplit(url).query
 
 
-def is_known(statement: Statement) -> bool:
-    return statement.status not in ("unknown", NOT_RESEARCHED)
+def strength_is(catalog: Catalog, statement: Statement, strength_id: str) -> bool:
+    """The statement's status has this strength (a status the vocabulary lacks has none)."""
+    status = catalog.statuses.get(statement.status)
+    return status is not None and status.strength.id == strength_id
+
+
+def is_known(catalog: Catalog, statement: Statement) -> bool:
+    """The status rests on evidence (not unknown, not a placeholder): shown as a fact."""
+    status = catalog.statuses.get(statement.status)
+    return status is not None and status.strength.known
+
+
+def statuses_of(catalog: Catalog, strength_id: str) -> list[str]:
+    """The status ids of one strength, in rank order."""
+    return [s.id for s in catalog.statuses.values() if s.strength.id == strength_id]
 
 
 def age_days(checked: str, today: dt.date) -> int:
@@ -85,8 +91,8 @@ class Quality:
 
 def quality(catalog: Catalog, engine: Engine, today: dt.date, max_age: int = MAX_AGE_DAYS) -> Quality:
     statements = list(engine.support.values())
-    level = levels(catalog)
-    known = [s for s in statements if is_known(s)]
+    level = catalog.levels
+    known = [s for s in statements if is_known(catalog, s)]
     by_level = Counter(level[(s.engine, s.feature)] for s in known)
     checks = sorted(s.checked for s in statements)
     return Quality(
@@ -94,8 +100,8 @@ def quality(catalog: Catalog, engine: Engine, today: dt.date, max_age: int = MAX
         by_level={lv: by_level.get(lv, 0) for lv in LEVELS}, known=len(known),
         primary_share=by_level.get("primary", 0) / len(known) if known else 0.0,
         oldest_check=checks[0] if checks else "", newest_check=checks[-1] if checks else "",
-        unknown=sum(s.status == "unknown" for s in statements),
-        not_researched=sum(s.status == NOT_RESEARCHED for s in statements),
+        unknown=sum(strength_is(catalog, s, UNDOCUMENTED) for s in statements),
+        not_researched=sum(strength_is(catalog, s, NOT_RESEARCHED) for s in statements),
         stale=sum(is_stale(s, today, max_age) for s in statements),
     )
 

@@ -24,12 +24,33 @@ class Origin:
         return self.doc.path
 
 
+@dataclass(frozen=True)
+class Strength:
+    """How strongly a status says the engine does the thing: what the views make of it
+    (data/schema/status.schema.json, `x-strengths`)."""
+
+    id: str
+    label: str
+    present: bool  # the engine has it in some form (documented, in comparisons and the serving stack)
+    known: bool  # the status rests on evidence: shown as a fact, and two of them can differ
+    score: int  # the diff flags a move to a higher score that no new primary source backs
+    tier: str  # in the guide: fits, limits (fits with limits), plugin (needs a plugin) or no
+    grid: str  # the kind a grid of symbols shows
+
+
 @dataclass
 class Status:
+    """One status of the vocabulary (data/schema/status.schema.json): everything a view shows of it."""
+
     id: str
     label: str
     icon: str
     meaning: str
+    symbol: str = ""
+    rank: int = 0  # sort order, best first
+    strength: Strength | None = field(default=None, compare=False)
+    colours: dict = field(default_factory=dict)  # scheme (light, dark) -> colour
+    short_of: str = ""  # how the guide and verdicts say it falls short of a need: "only partial", "lacks"
 
 
 @dataclass
@@ -265,6 +286,13 @@ class Catalog:
             for feature in category.features:
                 found.setdefault(feature.id, feature)
         return found
+
+    @cached_property  # every cell, matrix row and CSV line asks: computed once per catalog
+    def levels(self) -> dict[tuple[str, str], str]:
+        """(engine id, feature id) -> evidence level, for every statement (macros/data/evidence.py)."""
+        from macros.data.evidence import statement_level
+
+        return {(s.engine, s.feature): statement_level(self, s) for s in self.statements()}
 
     def statements(self):
         for engine in self.engines.values():

@@ -238,8 +238,10 @@ def no_raw_html(catalog, today):
 @rule
 def unknown_not_dressed_as_known(catalog, today):
     """An `unknown` statement has no `value`: a value would present a guess as a fact."""
+    from macros.data.evidence import UNDOCUMENTED, strength_is
+
     for statement in catalog.statements():
-        if statement.status == "unknown" and statement.value:
+        if strength_is(catalog, statement, UNDOCUMENTED) and statement.value:
             yield statement.origin.problem(f"status is unknown, yet value says '{statement.value}'",
                                            "remove `value`, or set the status the sources support", at=("value",))
 
@@ -293,6 +295,8 @@ def scope_names_hardware(catalog, today):
     """A statement's `scope` names features of the Hardware category that the engine does not deny."""
     if "features.yml" in catalog.unread:
         return
+    from macros.data.evidence import ABSENT, strength_is
+
     hardware = {f.id for c in catalog.categories if c.id == HARDWARE for f in c.features}
     for engine in catalog.engines.values():
         for statement in engine.support.values():
@@ -301,7 +305,7 @@ def scope_names_hardware(catalog, today):
                     yield statement.origin.problem(f"scope names '{fid}', which is not a hardware feature",
                                                    (did_you_mean(fid, hardware, "hardware feature") if hardware else "")
                                                    or "scope lists feature ids of the Hardware category", at=("scope", i))
-                elif engine.support.get(fid) is not None and engine.support[fid].status == "not-supported":
+                elif engine.support.get(fid) is not None and strength_is(catalog, engine.support[fid], ABSENT):
                     yield statement.origin.problem(f"scope names '{fid}', but {engine.name} does not support it "
                                                    f"(its {fid} cell is not-supported)",
                                                    "remove it from scope, or correct the hardware cell", at=("scope", i))
@@ -595,37 +599,43 @@ def ids_fit_the_site(catalog, today):
 @rule
 def statement_cites_a_source(catalog, today):
     """Every statement cites at least one source, except a `not-researched` placeholder."""
+    from macros.data.evidence import NOT_RESEARCHED, strength_is
+
     for statement in catalog.statements():
-        if not statement.sources and statement.status != "not-researched":
+        if not statement.sources and not strength_is(catalog, statement, NOT_RESEARCHED):
             yield statement.origin.problem("'sources' is empty", "cite at least one source id from data/sources.yml "
                                            "that backs this statement", at=("sources",))
 
 
-def _field_goes_with_status(catalog, field: str, status: str, missing: str, tip: str):
-    """A statement of `status` needs `field`, and only such a statement may have it."""
+def _field_goes_with_strength(catalog, field: str, strength_id: str, missing: str, tip: str):
+    """A statement whose status has this strength needs `field`, and only such a statement may have it."""
+    from macros.data.evidence import statuses_of, strength_is
+
+    names = " or ".join(statuses_of(catalog, strength_id)) or strength_id
     for statement in catalog.statements():
         has = bool(getattr(statement, field))
-        if statement.status == status and not has:
-            yield statement.origin.problem(missing, tip, at=("status",))
-        elif has and statement.status != status:
-            yield statement.origin.problem(f"`{field}` belongs to a{'n' if status[0] in 'aeiou' else ''} {status} "
+        goes = strength_is(catalog, statement, strength_id)
+        if goes and not has:
+            yield statement.origin.problem(missing.format(status=statement.status), tip, at=("status",))
+        elif has and not goes:
+            yield statement.origin.problem(f"`{field}` belongs to a{'n' if names[0] in 'aeiou' else ''} {names} "
                                            f"statement, not a {statement.status} one",
-                                           f"remove `{field}`, or set `status: {status}`", at=(field,))
+                                           f"remove `{field}`, or set `status: {names.split(' or ')[0]}`", at=(field,))
 
 
 @rule
 def unknown_says_where_searched(catalog, today):
     """An `unknown` lists in `searched` where the project's own docs and code were searched, and only an unknown does."""
-    yield from _field_goes_with_status(
-        catalog, "searched", "unknown", "status is unknown, but `searched` does not say where you looked",
+    yield from _field_goes_with_strength(
+        catalog, "searched", "undocumented", "status is {status}, but `searched` does not say where you looked",
         "add `searched:` with the pages, files or searches of the project's own docs and code that came up empty")
 
 
 @rule
 def not_supported_says_its_basis(catalog, today):
     """A `not-supported` says its `basis` (stated-absent or exhaustive-list), and only a not-supported does."""
-    yield from _field_goes_with_status(
-        catalog, "basis", "not-supported", "status is not-supported, but `basis` does not say why",
+    yield from _field_goes_with_strength(
+        catalog, "basis", "absent", "status is {status}, but `basis` does not say why",
         "add `basis: stated-absent` (the project says it does not do it) or `basis: exhaustive-list` (its own "
         "list of what it supports leaves it out); if neither holds, the status is unknown")
 
@@ -633,11 +643,11 @@ def not_supported_says_its_basis(catalog, today):
 @rule
 def claims_are_not_evidence(catalog, today):
     """A statement whose only sources are claims (the original article) is `unknown`: a claim is not evidence."""
-    from macros.data.evidence import is_known, levels
+    from macros.data.evidence import is_known
 
-    level = levels(catalog)
+    level = catalog.levels
     for statement in catalog.statements():
-        if is_known(statement) and all(sid in catalog.sources for sid in statement.sources) \
+        if is_known(catalog, statement) and all(sid in catalog.sources for sid in statement.sources) \
                 and level[(statement.engine, statement.feature)] == "claim":
             yield statement.origin.problem(f"status is {statement.status}, but every source is a claim",
                                            "cite the project's docs, code or release notes, or set `status: unknown`",
@@ -664,6 +674,8 @@ def primary_source_is_a_page(catalog, today):
 @rule
 def seed_claims_hold(catalog, today):
     """Each claim of the original article names real statements; one that differs cites the article and says so; the verdict fits."""
+    from macros.data.evidence import UNDOCUMENTED, strength_is
+
     if not catalog.seed_claims:
         return
     source = catalog.sources.get(catalog.seed_source)
@@ -680,7 +692,7 @@ def seed_claims_hold(catalog, today):
                 yield carrier.origin.problem(f"no statement {carrier.engine}/{carrier.feature} to carry this claim",
                                              "name an engine id and a feature id from the data")
                 continue
-            unknown += [statement] if statement.status == "unknown" else []
+            unknown += [statement] if strength_is(catalog, statement, UNDOCUMENTED) else []
             if statement.status not in carrier.implies:
                 differing.append(statement)
                 mentions = "original article" in statement.detail.lower()
@@ -717,8 +729,10 @@ def run_warnings(catalog: Catalog, today: dt.date, max_age: int) -> dict[str, li
 @warning
 def not_researched(catalog, today, max_age):
     """A `not-researched` cell: allowed while an engine is being filled in, counted so it is not forgotten."""
+    from macros.data.evidence import NOT_RESEARCHED, strength_is
+
     for statement in catalog.statements():
-        if statement.status == "not-researched":
+        if strength_is(catalog, statement, NOT_RESEARCHED):
             yield statement.origin.problem("not researched yet", "research it: cite the project's docs, or write "
                                            "`unknown` with `searched`", at=("status",))
 
@@ -726,10 +740,10 @@ def not_researched(catalog, today, max_age):
 @warning
 def stale_statement(catalog, today, max_age):
     """A statement checked longer ago than the allowed age (`--max-age`, default 180 days)."""
-    from macros.data.evidence import age_days
+    from macros.data.evidence import NOT_RESEARCHED, age_days, strength_is
 
     for statement in catalog.statements():
-        if statement.status != "not-researched" and age_days(statement.checked, today) > max_age:
+        if not strength_is(catalog, statement, NOT_RESEARCHED) and age_days(statement.checked, today) > max_age:
             yield statement.origin.problem(f"checked {statement.checked}, {age_days(statement.checked, today)} days ago "
                                            f"(more than {max_age})", "read the sources again, update the statement "
                                            "if needed, and set `checked` to today", at=("checked",))

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from macros.data.model import Catalog, Need
 
-UNMET = ("not-supported", "unknown")  # statuses that leave the work to the adopting team
 
 
 @dataclass(frozen=True)
@@ -50,10 +49,15 @@ def fitting_engines(catalog: Catalog, need_ids) -> list[str]:
     return [e for e in catalog.engines if all(table[(n, e)].met for n in need_ids)]
 
 
+def leaves_to_the_team(catalog: Catalog, statement) -> bool:
+    """The engine does not ship it in any form (its status's strength says so): the team supplies it."""
+    return not catalog.statuses[statement.status].strength.present
+
+
 def build_yourself(catalog: Catalog) -> dict[str, list[tuple]]:
     """For each engine, (gap, statement) pairs where the team must supply the feature itself."""
     return {
         e.id: [(gap, e.support[gap.feature]) for gap in catalog.gaps
-               if gap.feature in e.support and e.support[gap.feature].status in UNMET]
+               if gap.feature in e.support and leaves_to_the_team(catalog, e.support[gap.feature])]
         for e in catalog.engines.values()
     }

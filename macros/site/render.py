@@ -1,27 +1,23 @@
 """HTML for every data-driven part of the site, rendered from the Jinja templates in macros/site/templates.
 
-Each public function takes the catalog and the URL of the page it renders into (links
-are made relative to it, so the site works under any sub-path) and returns safe HTML.
-Pages call them through the one-line macros defined in macros/__init__.py.
+Each public function takes the build (macros/site/build.py: the checked catalog, the settings, the
+fragments shared by the pages of one build) and the URL of the page it renders into (links are
+made relative to it, so the site works under any sub-path) and returns safe HTML. Pages call them
+through the one-line macros defined in macros/__init__.py.
 """
 from __future__ import annotations
 
-import datetime as dt
 import json
-import re
-from functools import lru_cache
-from pathlib import Path
 from types import SimpleNamespace
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from macros.data.evidence import MAX_AGE_DAYS, checked_against, is_known, levels, quality
+from macros.data.evidence import MAX_AGE_DAYS, checked_against, is_known, quality
 from macros.data.model import Catalog
-from macros.site import guide as guide_logic, verdict
-from macros.site.markdown import inline, plain
-
-TEMPLATES = Path(__file__).parent / "templates"
+from macros.site import guide as guide_logic, verdict, views
+from macros.site.build import EVERY_PAIR_UP_TO, Build
+from macros.site.jinja import environment
+from macros.site.markdown import plain
 
 
 def site_root(page_url: str) -> str:
@@ -30,29 +26,6 @@ def site_root(page_url: str) -> str:
     if page_url and not page_url.endswith("/"):
         parts = parts[:-1]  # a file URL such as 404.html sits in its folder
     return "../" * len(parts)
-
-
-@lru_cache(maxsize=1)
-def environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True)
-    env.filters["md"] = inline
-    env.filters["plain"] = plain
-    env.filters["shorten_url"] = _shorten_url
-    env.tests["clean_url"] = lambda text: bool(re.fullmatch(r"https://[^\s<>\"']+", text))
-    env.filters["code"] = lambda text: Markup("<code>{}</code>").format(text)
-    return env
-
-
-def _cache(catalog: Catalog) -> dict:
-    """Rendered fragments of this catalog, reused across the pages of one build."""
-    return catalog.__dict__.setdefault("_rendered", {})
-
-
-def site_settings(catalog: Catalog) -> dict:
-    """Settings of the site this catalog is rendered into (the repository for report links, the
-    number of engines up to which every pair is pre-rendered), set by macros/__init__.py."""
-    return catalog.__dict__.get("_site", {})
 
 
 # How evidence is shown: a symbol that differs in shape (never colour alone), a word, a meaning.
@@ -72,22 +45,13 @@ KINDS = {"docs": "documentation", "repo": "repository file", "readme": "README",
          "issue": "issue or pull request", "claim": "claim"}
 
 
-def _shorten_url(url: str) -> str:
-    """A long URL, shortened for reading: host and the last part of the path."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    tail = [p for p in parts.path.split("/") if p][-1:]
-    return parts.netloc + ("/…/" + tail[0] if tail else "/")
-
-
-def _helpers(catalog: Catalog, root: str) -> dict:
+def _helpers(build: Build, root: str) -> dict:
     """Template globals for one page depth. Cells and badges repeat thousands of times
     across a big site, so each is rendered once and reused (the build benchmark shows why)."""
-    env, cache = environment(), _cache(catalog)
+    catalog, env, cache = build.catalog, environment(), build.rendered
     numbers = cache.setdefault("numbers", {sid: i + 1 for i, sid in
                                            enumerate(s for s in catalog.sources if catalog.sources[s].kind != "claim")})
-    level = levels(catalog)
+    level = catalog.levels
 
     def source_href(source):
         return source.url or root + source.page.removesuffix(".md") + "/"
@@ -115,7 +79,7 @@ def _helpers(catalog: Catalog, root: str) -> dict:
 
     def mark(statement, short=False):
         """The evidence mark of a statement that says something; none for an unknown."""
-        return evidence_mark(level[(statement.engine, statement.feature)], short) if is_known(statement) else Markup("")
+        return evidence_mark(level[(statement.engine, statement.feature)], short) if is_known(catalog, statement) else Markup("")
 
     def refs(ids):
         """Numbered links to the page's list of sources (the original article by name): the list
@@ -145,19 +109,19 @@ def _helpers(catalog: Catalog, root: str) -> dict:
     base = dict(catalog=catalog, root=root, statuses=catalog.statuses, source_href=source_href,
                 number=numbers.get, badge=badge, refs=refs, cell=cell, mark=mark, evidence_mark=evidence_mark,
                 level_of=lambda st: level[(st.engine, st.feature)], quotes=quotes,
-                bases=BASES, legend_for=legend_for, repo_attributes=repo_attributes(catalog),
-                maintenance=MAINTENANCE, software_kinds=SOFTWARE_KINDS, kinds=KINDS, undocumented=verdict.NOT_DOCUMENTED, differs=verdict.differs,
-                grid_kind=verdict.grid_kind)
+                bases=BASES, legend_for=legend_for, repo_attributes=repo_attributes(build),
+                maintenance=MAINTENANCE, software_kinds=SOFTWARE_KINDS, kinds=KINDS,
+                known=lambda st: verdict.known(catalog, st), differs=lambda x, y: verdict.differs(catalog, x, y))
     return base
 
 
-def repo_attributes(catalog: Catalog) -> Markup:
+def repo_attributes(build: Build) -> Markup:
     """Where the site script sends "report a problem": the repository and its host's form."""
-    settings = site_settings(catalog)
-    if not settings.get("repository"):
+    settings = build.settings
+    if not settings.repository:
         return Markup("")
     return Markup(' data-repo="{0}" data-repo-host="{1}" data-site-url="{2}"').format(
-        settings["repository"], settings.get("host", "github"), settings.get("site_url", ""))
+        settings.repository, settings.host or "github", settings.site_url)
 
 
 def cited(catalog: Catalog, statements, extra=()) -> list[str]:
@@ -167,8 +131,8 @@ def cited(catalog: Catalog, statements, extra=()) -> list[str]:
     return sorted(ordered, key=lambda sid: catalog.sources[sid].kind == "claim")
 
 
-def _render(template: str, catalog: Catalog, page_url: str, **context) -> Markup:
-    helpers = _helpers(catalog, site_root(page_url))
+def _render(template: str, build: Build, page_url: str, **context) -> Markup:
+    helpers = _helpers(build, site_root(page_url))
     html = environment().get_template(template).render(**helpers, **context)
     # Python-Markdown must see one raw HTML block: no blank lines inside, no leading indent
     return Markup("\n".join(line.strip() for line in html.splitlines() if line.strip()))
@@ -178,29 +142,34 @@ def pair_slug(a: str, b: str) -> str:
     return f"{a}-vs-{b}"
 
 
-def home(catalog: Catalog, page_url: str) -> Markup:
+def home(build: Build, page_url: str) -> Markup:
     """The home page's body: what do you need, every engine by category, and a grid of symbols
     for each category the data marks `grid: true`."""
+    catalog = build.catalog
     engines = verdict.researched(catalog)
-    kinds = [("core", "In the core"), ("plugin", "Plugin"), ("none", "Not supported"), ("unknown", "Not documented")]
-    return _render("home.html", catalog, page_url, engines=engines, grids=[c for c in catalog.categories if c.grid],
-                   grid_kinds=kinds, kind_labels=dict(kinds), scores={e.id: verdict.scorecard(catalog, e) for e in engines},
+    return _render("home.html", build, page_url, engines=engines,
+                   grids=[views.grid(catalog, c, engines) for c in catalog.categories if c.grid],
+                   scores={e.id: verdict.scorecard(catalog, e) for e in engines},
                    left_out=[e.name for e in catalog.engines.values() if e not in engines])
 
 
-def status_legend(catalog: Catalog, page_url: str) -> Markup:
-    return _helpers(catalog, site_root(page_url))["legend_for"](list(catalog.statements()))
+def status_legend(build: Build, page_url: str) -> Markup:
+    catalog = build.catalog
+    return _helpers(build, site_root(page_url))["legend_for"](list(catalog.statements()))
 
 
-def matrix(catalog: Catalog, page_url: str) -> Markup:
-    return _render("matrix.html", catalog, page_url, engines=list(catalog.engines.values()))
+def matrix(build: Build, page_url: str) -> Markup:
+    catalog = build.catalog
+    ranks = json.dumps({s.id: s.rank for s in catalog.statuses.values()}, sort_keys=True)
+    return _render("matrix.html", build, page_url, engines=list(catalog.engines.values()), ranks=ranks)
 
 
-def compare(catalog: Catalog, page_url: str, a: str, b: str) -> Markup:
+def compare(build: Build, page_url: str, a: str, b: str) -> Markup:
+    catalog = build.catalog
     left, right = catalog.engines[a], catalog.engines[b]
     statements = [*left.support.values(), *right.support.values()]
-    today = data_today(catalog)
-    return _render("compare.html", catalog, page_url, left=left, right=right, cited=cited(catalog, statements),
+    today = build.today
+    return _render("compare.html", build, page_url, left=left, right=right, cited=cited(catalog, statements),
                    choose=(verdict.choose_over(catalog, a, b), verdict.choose_over(catalog, b, a)),
                    only=(verdict.documents_only(catalog, a, b), verdict.documents_only(catalog, b, a)),
                    scores=list(zip(verdict.scorecard(catalog, left), verdict.scorecard(catalog, right))),
@@ -208,69 +177,71 @@ def compare(catalog: Catalog, page_url: str, a: str, b: str) -> Markup:
                    quality={e.id: quality(catalog, e, today) for e in (left, right)}, statements=statements)
 
 
-def rendered_pairs(catalog: Catalog) -> list[tuple]:
-    """The comparisons pre-rendered as pages: every pair up to a number of engines (extra.pair_pages.
-    every_pair_up_to, default 12); beyond it, the pairs the data marks as featured. Any other pair
-    is drawn in the browser from the published JSON, at the same address."""
-    limit = site_settings(catalog).get("every_pair_up_to", 12)
+def rendered_pairs(source, limit: int | None = None) -> list[tuple]:
+    """The comparisons pre-rendered as pages, for a build or a catalog: every pair up to a number
+    of engines (extra.pair_pages.every_pair_up_to, default 12); beyond it, the pairs the data marks
+    as featured. Any other pair is drawn in the browser from the published JSON, at the same address."""
+    catalog = source.catalog if isinstance(source, Build) else source
+    if limit is None:
+        limit = source.settings.every_pair_up_to if isinstance(source, Build) else EVERY_PAIR_UP_TO
     pairs = catalog.pairs()
     if len(catalog.engines) <= limit:
         return pairs
     return [(a, b) for a, b in pairs if b.id in a.featured or a.id in b.featured]
 
 
-def compare_index(catalog: Catalog, page_url: str) -> Markup:
+def compare_index(build: Build, page_url: str) -> Markup:
+    catalog = build.catalog
     featured = [(a, b) for a, b in catalog.pairs() if b.id in a.featured or a.id in b.featured]
-    return _render("compare_index.html", catalog, page_url, pairs=catalog.pairs(), featured=featured, slug=pair_slug)
+    return _render("compare_index.html", build, page_url, pairs=catalog.pairs(), featured=featured, slug=pair_slug)
 
 
-def live_compare(catalog: Catalog, page_url: str) -> Markup:
-    return _render("live.html", catalog, page_url)
+def live_compare(build: Build, page_url: str) -> Markup:
+    return _render("live.html", build, page_url)
 
 
-def feature_page(catalog: Catalog, page_url: str, feature_id: str) -> Markup:
+def feature_page(build: Build, page_url: str, feature_id: str) -> Markup:
+    catalog = build.catalog
     feature = catalog.features[feature_id]
     category = next(c for c in catalog.categories if c.id == feature.category)
     statements = [e.support[feature_id] for e in catalog.engines.values()]
     summary: dict[str, list[str]] = {}
     for engine in catalog.engines.values():
         summary.setdefault(engine.support[feature_id].status, []).append(engine.name)
-    ordered = sorted(summary.items(), key=lambda item: verdict.RANK.index(item[0]))
-    return _render("feature.html", catalog, page_url, feature=feature, category=category, summary=ordered,
+    ordered = sorted(summary.items(), key=lambda item: catalog.statuses[item[0]].rank)
+    return _render("feature.html", build, page_url, feature=feature, category=category, summary=ordered,
                    cited=cited(catalog, statements), statements=statements)
 
 
-def retired_page(catalog: Catalog, page_url: str, feature_id: str) -> Markup:
+def retired_page(build: Build, page_url: str, feature_id: str) -> Markup:
+    catalog = build.catalog
     record = next(r for r in catalog.retired if r.id == feature_id)
-    return _render("retired.html", catalog, page_url, record=record)
+    return _render("retired.html", build, page_url, record=record)
 
 
-def feature_index(catalog: Catalog, page_url: str) -> Markup:
-    return _render("feature_index.html", catalog, page_url)
+def feature_index(build: Build, page_url: str) -> Markup:
+    return _render("feature_index.html", build, page_url)
 
 
-def engine_page(catalog: Catalog, page_url: str, engine_id: str) -> Markup:
+def engine_page(build: Build, page_url: str, engine_id: str) -> Markup:
+    catalog = build.catalog
     engine = catalog.engines[engine_id]
     others = [(pair_slug(*sorted((engine_id, o))), catalog.engines[o]) for o in catalog.engines if o != engine_id]
     facts = engine.facts()
-    return _render("engine.html", catalog, page_url, engine=engine, others=others,
+    return _render("engine.html", build, page_url, engine=engine, others=others,
                    cited=cited(catalog, engine.support.values(), [*engine.sources, *(s for f in facts for s in f.sources)]),
-                   quality=quality(catalog, engine, data_today(catalog)), against=checked_against(catalog, engine),
+                   quality=quality(catalog, engine, build.today), against=checked_against(catalog, engine),
                    layers=verdict.stack(catalog, engine), statements=list(engine.support.values()))
 
 
-def engine_index(catalog: Catalog, page_url: str) -> Markup:
-    return _render("engine_index.html", catalog, page_url)
+def engine_index(build: Build, page_url: str) -> Markup:
+    return _render("engine_index.html", build, page_url)
 
 
-def data_today(catalog: Catalog) -> dt.date:
-    """The day staleness is measured from: the commit's date, so a commit always builds the same site."""
-    return site_settings(catalog).get("today") or dt.date.fromisoformat(catalog.data_date)
-
-
-def data_quality(catalog: Catalog, page_url: str) -> Markup:
-    today = data_today(catalog)
-    return _render("quality.html", catalog, page_url, today=today.isoformat(), max_age=MAX_AGE_DAYS,
+def data_quality(build: Build, page_url: str) -> Markup:
+    catalog = build.catalog
+    today = build.today
+    return _render("quality.html", build, page_url, today=today.isoformat(), max_age=MAX_AGE_DAYS,
                    rows=[(e, quality(catalog, e, today)) for e in catalog.engines.values()])
 
 
@@ -299,10 +270,11 @@ def guide_data(catalog: Catalog, table: dict | None = None) -> dict:
     }
 
 
-def guide(catalog: Catalog, page_url: str) -> Markup:
+def guide(build: Build, page_url: str) -> Markup:
+    catalog = build.catalog
     table = guide_logic.verdicts(catalog)
     data = script_json(guide_data(catalog, table))
-    return _render("guide.html", catalog, page_url, data=data, verdicts=table, engines=verdict.researched(catalog),
+    return _render("guide.html", build, page_url, data=data, verdicts=table, engines=verdict.researched(catalog),
                    gaps=guide_logic.build_yourself(catalog))
 
 
@@ -315,8 +287,9 @@ VERDICTS = {
 }
 
 
-def seed_text(catalog: Catalog, page_url: str) -> Markup:
+def seed_text(build: Build, page_url: str) -> Markup:
     """The original article, claim by claim, each marked with its verdict."""
+    catalog = build.catalog
     from collections import Counter
 
     verdicts = {v: SimpleNamespace(id=v, label=label, symbol=symbol, meaning=meaning)
@@ -334,26 +307,28 @@ def seed_text(catalog: Catalog, page_url: str) -> Markup:
         text += f'<span class="di-verdict__label">{v.label}</span>' if not short else ""
         return Markup(f'<span class="di-verdict di-verdict--{v.id}" title="{v.label}: {v.meaning}">{text}</span>')
 
-    return _render("seed.html", catalog, page_url, claims=catalog.seed_claims, paragraphs=paragraphs,
+    return _render("seed.html", build, page_url, claims=catalog.seed_claims, paragraphs=paragraphs,
                    counts=[(v, counted[v]) for v in VERDICTS if counted[v]], verdicts=verdicts, verdict_mark=verdict_mark)
 
 
-def sources_list(catalog: Catalog, page_url: str) -> Markup:
+def sources_list(build: Build, page_url: str) -> Markup:
+    catalog = build.catalog
     from macros.data.evidence import source_level
 
     primary_for = {sid: [e.name for e in catalog.engines.values() if source_level(s, e) == "primary"]
                    for sid, s in catalog.sources.items()}
-    return _render("sources.html", catalog, page_url, citations=catalog.citations(), primary_for=primary_for)
+    return _render("sources.html", build, page_url, citations=catalog.citations(), primary_for=primary_for)
 
 
-def data_date(catalog: Catalog, page_url: str) -> str:
+def data_date(build: Build, page_url: str) -> str:
     """The data date, as text inside a sentence: `*Data as of {{ data_date() }}.*`."""
-    return catalog.data_date
+    catalog = build.catalog
+    return build.catalog.data_date
 
 
-def site_commit(catalog: Catalog, page_url: str) -> str:
+def site_commit(build: Build, page_url: str) -> str:
     """The commit the site was built from, as text inside a sentence."""
-    return site_settings(catalog).get("commit", "")
+    return build.settings.commit
 
 
 # The macros a page may call, each as `{{ name("literal", ...) }}` (macros/site/pages.py refuses

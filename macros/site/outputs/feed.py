@@ -1,5 +1,5 @@
-"""The feed of data changes, /feed.xml (Atom, RFC 4287): one entry per commit that changed data/,
-newest first, its text the same plain-words change as `make diff`.
+"""The feed of data changes, feed.xml (Atom, RFC 4287, drawn by the template outputs/feed.xml): one
+entry per commit that changed data/, newest first, its text the same plain-words change as `make diff`.
 
 It needs the whole history. A shallow clone gets no feed and a message saying so, never a
 different feed. Each commit's text is kept in a cache on disk, keyed by commit, so `make serve`
@@ -8,12 +8,14 @@ does not walk the history again on every reload, and two builds of one commit wr
 from __future__ import annotations
 
 import os
-import re
+import sys
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
 
 from macros.data.changes import git_output
 from macros.data.problems import printable
+from macros.site.jinja import environment
+
+NAME = "feed of data changes"
 
 ENTRIES = 30
 CACHE_FORMAT = "3"  # bump when the text of an entry changes, so old cached texts are not reused
@@ -67,34 +69,15 @@ def change_text(root: Path, commit: str) -> str:
     return text
 
 
-def xml_text(text: str) -> str:
-    """Text safe inside an XML element: escaped, and every character XML 1.0 forbids (controls,
-    lone surrogates, U+FFFE/U+FFFF) shown as an escape instead, so the feed stays well-formed."""
-    return escape(re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]",
-                         lambda m: f"\\u{ord(m[0]):04x}", text))
-
-
 def atom(entries: list[tuple[str, str, str, str]], site_url: str, repository: dict) -> str:
     """The feed. `entries`: (commit, date, subject, text), newest first."""
-    def commit_link(commit: str) -> str:
-        if not repository:
-            return ""
-        separator = "/-/" if repository.get("host") == "gitlab" else "/"
-        return f'<link rel="alternate" href={quoteattr(repository["url"] + separator + "commit/" + commit)}/>'
-
-    updated = entries[0][1] if entries else "1970-01-01T00:00:00+00:00"
-    lines = ['<?xml version="1.0" encoding="utf-8"?>', '<feed xmlns="http://www.w3.org/2005/Atom">',
-             "<title>Inference engines compared: data changes</title>",
-             f"<id>{escape(site_url + 'feed.xml' if site_url else FEED_ID)}</id>", f"<updated>{escape(updated)}</updated>",
-             "<author><name>Inference engines compared</name></author>"]
-    if site_url:
-        lines += [f'<link rel="self" href={quoteattr(site_url + "feed.xml")}/>', f"<link href={quoteattr(site_url)}/>"]
-    for commit, date, subject, text in entries:
-        lines += ["<entry>", f"<title>{xml_text(printable(subject))}</title>", f"<id>{FEED_ID}:{xml_text(commit)}</id>",
-                  f"<updated>{xml_text(date)}</updated>", commit_link(commit),
-                  f'<content type="text">{xml_text(text)}</content>', "</entry>"]
-    lines.append("</feed>")
-    return "\n".join(line for line in lines if line) + "\n"
+    separator = "/-/" if repository.get("host") == "gitlab" else "/"
+    shown = [{"commit": commit, "date": date, "subject": printable(subject), "text": text,
+              "link": f"{repository['url']}{separator}commit/{commit}" if repository else ""}
+             for commit, date, subject, text in entries]
+    return environment().get_template("outputs/feed.xml").render(
+        entries=shown, site_url=site_url, feed_id=FEED_ID,
+        updated=entries[0][1] if entries else "1970-01-01T00:00:00+00:00")
 
 
 def feed(root: Path, site_url: str, repository: dict) -> str | None:
@@ -103,3 +86,13 @@ def feed(root: Path, site_url: str, repository: dict) -> str | None:
         return None
     entries = [(commit, date, subject, change_text(root, commit)) for commit, date, subject in data_commits(root)]
     return atom(entries, site_url, repository)
+
+
+def files(build) -> dict[str, str]:
+    state = history_state(build.root)
+    if state == "shallow":
+        print("feed.xml is not built: this clone is shallow and the feed reads the whole history "
+              "(git fetch --unshallow; in CI, fetch-depth: 0 or GIT_DEPTH: 0)", file=sys.stderr)
+    repository = {"url": build.settings.repository, "host": build.settings.host} if build.settings.repository else {}
+    text = feed(build.root, build.settings.site_url, repository) if state == "full" else None
+    return {"feed.xml": text} if text is not None else {}
