@@ -38,7 +38,7 @@ def commit_and_diff(repo, revision="HEAD~1"):
 def test_one_status_change_is_one_readable_line(repo):
     edit(repo, "engines/alpha.yml", "status: experimental", "status: supported")
     out = commit_and_diff(repo)
-    assert "- Alpha / Prefix caching: β Experimental -> ✔ Supported" in out.splitlines()
+    assert "- Alpha / Prefix caching: β Experimental -> ✔ Supported (beta -> full support)" in out.splitlines()
     statements = out.split("### Statements")[1]
     assert statements.count("\n- ") == 1
     assert "Alpha / Prefix caching: raised β Experimental -> ✔ Supported (beta -> full support)" in out.split("### Look closer")[1]
@@ -101,7 +101,7 @@ def test_a_status_raised_with_a_re_checked_primary_source_is_not_flagged(repo):
     edit(repo, "sources.yml", "checked: 2026-01-11", "checked: 2026-02-01")
     edit(repo, "sources.yml", "    kind: readme\n", "    kind: readme\n    quote: Prefix caching is on.\n")
     out = commit_and_diff(repo)
-    assert "Look closer" not in out and "Beta / Prefix caching: ? Unknown -> ✔ Supported" in out
+    assert "Look closer" not in out and "Beta / Prefix caching: ? Unknown -> ✔ Supported (not documented -> full support)" in out
 
 
 def test_an_old_revision_in_an_older_schema_is_read_tolerantly(repo):
@@ -111,7 +111,7 @@ def test_an_old_revision_in_an_older_schema_is_read_tolerantly(repo):
     edit(repo, "engines/alpha.yml", "status: experimental", "status: supported")
     out = commit_and_diff(repo)
     assert "Removed: Alpha" not in out and "Added: Alpha" not in out
-    assert "- Alpha / Prefix caching: β Experimental -> ✔ Supported" in out
+    assert "- Alpha / Prefix caching: β Experimental -> ✔ Supported (beta -> full support)" in out
 
 
 def test_official_urls_name_how_many_cells_change_evidence(repo):

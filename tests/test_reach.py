@@ -58,7 +58,7 @@ def test_one_entry_per_data_commit_newest_first_in_plain_words(history):
     root = check_atom(feed(history, "https://example.org/engines/", {"url": "https://git.example.org/t/s", "host": "gitlab"}))
     entries = root.findall(f"{ATOM}entry")
     assert [e.find(f"{ATOM}title").text for e in entries] == ["Alpha <caches> & more", "First data"]
-    assert "- Alpha / Prefix caching: β Experimental -> ✔ Supported" in entries[0].find(f"{ATOM}content").text
+    assert "- Alpha / Prefix caching: β Experimental -> ✔ Supported (beta -> full support)" in entries[0].find(f"{ATOM}content").text
     assert entries[0].find(f"{ATOM}link").get("href").startswith("https://git.example.org/t/s/-/commit/")
     assert root.find(f"{ATOM}link[@rel='self']").get("href") == "https://example.org/engines/feed.xml"
 

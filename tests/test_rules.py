@@ -259,6 +259,14 @@ def test_a_checked_date_is_in_the_future_only_past_today_anywhere_on_earth():
     assert latest_today_on_earth(dt.datetime(2026, 11, 29, 10, 0, tzinfo=utc)) == dt.date(2026, 11, 30)
 
 
+@pytest.mark.rule("need_niches_name_engines")
+def test_a_need_for_an_engine_that_does_not_exist(data):
+    data.replace("guide.yml", "        statuses: [supported]\n  - id: caching",
+                 "        statuses: [supported]\n    for: [alpah]\n  - id: caching")
+    problem = only(data.problems(), "'for' names 'alpah', which is not an engine")
+    assert problem.path == "guide.yml" and "did you mean 'alpha'" in problem.tip
+
+
 @pytest.mark.rule("featured_comparisons_exist")
 def test_a_featured_comparison_with_an_engine_that_does_not_exist(data):
     data.replace("engines/alpha.yml", "sources: [alpha-docs]\nsupport:", "featured-comparisons: [betta]\nsources: [alpha-docs]\nsupport:")

@@ -48,15 +48,21 @@
     var optionValues = function (select) { return Array.prototype.map.call(select.options, function (o) { return o.value; }); };
 
     var p = params();
+    var engines = optionValues(engine).slice(1);
+    var wantedEngine = p.get("engine") || "";
+    // links made before engines were named by id gave the column's number: 1 is the first engine
+    if (/^[0-9]+$/.test(wantedEngine) && engines[Number(wantedEngine) - 1]) { wantedEngine = engines[Number(wantedEngine) - 1]; }
     category.value = known(p.get("category") || "", optionValues(category));
-    engine.value = known(p.get("engine") || "", optionValues(engine));
+    engine.value = known(wantedEngine, optionValues(engine));
     status.value = known(p.get("status") || "", optionValues(status));
 
     function cellMatches(row) {
       if (!status.value) { return true; }
-      var cells = row.querySelectorAll("td");
-      if (engine.value) { var cell = cells[Number(engine.value) - 1]; return !!cell && cell.getAttribute("data-status") === status.value; }
-      return Array.prototype.some.call(cells, function (td) { return td.getAttribute("data-status") === status.value; });
+      if (engine.value) {
+        var cell = row.querySelector("td[data-engine='" + engine.value + "']");
+        return !!cell && cell.getAttribute("data-status") === status.value;
+      }
+      return Array.prototype.some.call(row.querySelectorAll("td"), function (td) { return td.getAttribute("data-status") === status.value; });
     }
 
     function apply() {
@@ -194,9 +200,32 @@
     var form = guide.querySelector("[data-di-needs]");
     var results = guide.querySelector("[data-di-results]");
     var root = guide.getAttribute("data-root") || "../";
-    var needIds = Object.keys(data.verdicts);
-    var wanted = (params().get("needs") || "").split(",").filter(function (id) { return needIds.indexOf(id) >= 0; });
+    var wanted = (params().get("needs") || "").split(",").filter(function (id) { return lookup(data.verdicts, id) !== undefined; });
     each(form, "input[name=need]", function (box) { box.checked = wanted.indexOf(box.value) >= 0; });
+
+    var TIER_ORDER = ["fits", "limits", "plugin", "no"];
+    var worst = function (tiers) { return tiers.reduce(function (w, t) { return TIER_ORDER.indexOf(t) > TIER_ORDER.indexOf(w) ? t : w; }, "fits"); };
+    var featureLink = function (feature, engine) {
+      var link = el("a", lookup(data.features, feature));
+      link.href = root + "features/" + feature + "/#" + feature + "--" + engine;
+      return link;
+    };
+    // A need met only on hardware that none of the ticked hardware needs names
+    function scopeClashes(engine, ticked) {
+      var lines = [];
+      ticked.filter(function (n) { return lookup(data.hardware_needs, n) !== undefined; }).forEach(function (hw) {
+        var have = data.verdicts[hw][engine].checks.filter(function (c) { return c[2]; }).map(function (c) { return c[0]; });
+        if (!have.length) { return; }
+        ticked.filter(function (n) { return lookup(data.hardware_needs, n) === undefined; }).forEach(function (need) {
+          data.verdicts[need][engine].checks.forEach(function (c) {
+            if (c[2] && c[6].length && !c[6].some(function (h) { return have.indexOf(h) >= 0; })) {
+              lines.push([c[0], c[6], hw]);
+            }
+          });
+        });
+      });
+      return lines;
+    }
 
     function update() {
       var ticked = Array.prototype.map.call(form.querySelectorAll("input[name=need]:checked"), function (i) { return i.value; });
@@ -207,36 +236,68 @@
         return;
       }
       var engines = Object.keys(data.engines).map(function (engine) {
-        var missed = ticked.filter(function (need) { return !data.verdicts[need][engine].met; });
-        return {id: engine, missed: missed, met: ticked.length - missed.length};
+        var tiers = ticked.map(function (need) { return data.verdicts[need][engine].tier; });
+        var clashes = scopeClashes(engine, ticked);
+        var tier = worst(tiers);
+        if (clashes.length && tier === "fits") { tier = "limits"; }
+        return {id: engine, tier: tier, clashes: clashes, met: tiers.filter(function (t) { return t !== "no"; }).length};
       });
-      engines.sort(function (a, b) { return b.met - a.met; });
+      engines.sort(function (a, b) { return TIER_ORDER.indexOf(a.tier) - TIER_ORDER.indexOf(b.tier) || b.met - a.met; });
       results.appendChild(el("h2", "Which engines fit", "di-results__title"));
       var list = el("ul", null, "di-fits");
       engines.forEach(function (engine) {
         var item = el("li");
         item.setAttribute("data-engine", engine.id);
-        item.setAttribute("data-fits", engine.missed.length ? "false" : "true");
-        var head = el("strong", data.engines[engine.id] + ": " + (engine.missed.length ? "meets " + engine.met + " of " + ticked.length : "fits"));
+        item.setAttribute("data-tier", engine.tier);
+        item.setAttribute("data-fits", engine.tier === "no" ? "false" : "true");
+        var name = el("a", data.engines[engine.id]);
+        name.href = root + "engines/" + engine.id + "/";
+        var head = el("strong");
+        head.appendChild(name);
+        head.appendChild(document.createTextNode(": " + (engine.tier === "no" ? "meets " + engine.met + " of " + ticked.length : lookup(data.tiers, engine.tier))));
         item.appendChild(head);
-        if (engine.missed.length) {
-          var reasons = el("ul");
-          engine.missed.forEach(function (need) {
-            var line = el("li", data.needs[need] + ": lacks ");
-            data.verdicts[need][engine.id].checks.filter(function (c) { return !c[2]; }).forEach(function (c, i) {
-              if (i) { line.appendChild(document.createTextNode(", ")); }
-              var link = el("a", data.features[c[0]]);
-              link.href = root + "features/" + c[0] + "/#" + c[0] + "--" + engine.id;
-              line.appendChild(link);
-              line.appendChild(el("b", " (" + data.statuses[c[1]] + ")", "di-st--" + c[1]));
-            });
-            reasons.appendChild(line);
+        var notes = el("ul");
+        ticked.forEach(function (need) {
+          var v = data.verdicts[need][engine.id];
+          v.checks.forEach(function (c) {
+            var line = null;
+            if (!c[2] && !v.met) {
+              line = el("li", lookup(data.needs, need) + ": ");
+              line.appendChild(featureLink(c[0], engine.id));
+              line.appendChild(el("b", " " + c[5], "di-st--" + c[1]));
+            } else if (c[2] && c[3] !== "fits") {
+              line = el("li", lookup(data.needs, need) + ": " + lookup(data.tiers, c[3]) + ", ");
+              line.appendChild(featureLink(c[0], engine.id));
+              line.appendChild(el("b", " " + lookup(data.statuses, c[1]) + (c[4] ? ": " + c[4] : ""), "di-st--" + c[1]));
+            }
+            if (line) { notes.appendChild(line); }
           });
-          item.appendChild(reasons);
-        }
+        });
+        engine.clashes.forEach(function (clash) {
+          var line = el("li", lookup(data.features, clash[0]) + " is documented on " +
+            clash[1].map(function (h) { return lookup(data.features, h); }).join(", ") + ", not on " +
+            lookup(data.hardware_needs, clash[2]).map(function (h) { return lookup(data.features, h); }).join(" or "));
+          line.className = "di-clash";
+          notes.appendChild(line);
+        });
+        if (notes.children.length) { item.appendChild(notes); }
         list.appendChild(item);
       });
       results.appendChild(list);
+      var fitting = engines.filter(function (e) { return e.tier !== "no"; }).slice(0, 3).map(function (e) { return e.id; });
+      if (fitting.length >= 2) {
+        var compare = el("p", "Compare the fitting engines: ");
+        for (var x = 0; x < fitting.length; x++) {
+          for (var y = x + 1; y < fitting.length; y++) {
+            if (compare.children.length) { compare.appendChild(document.createTextNode(" · ")); }
+            var pair = [fitting[x], fitting[y]].sort();
+            var link = el("a", data.engines[fitting[x]] + " vs " + data.engines[fitting[y]]);
+            link.href = root + "compare/" + pair[0] + "-vs-" + pair[1] + "/";
+            compare.appendChild(link);
+          }
+        }
+        results.appendChild(compare);
+      }
     }
     form.addEventListener("change", update);
     update();
@@ -366,52 +427,75 @@
     });
   }
 
-  // --- A comparison of any two engines, drawn from the published JSON -------------------------
+  // --- A comparison of any two engines, put together from rendered fragments ---------------
+  // The fragments are HTML the site's own templates rendered (macros/site/outputs/pair_parts.py),
+  // the same as a pre-rendered comparison's; only names from the address are looked up, never shown.
+  function fragment(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    return template.content;
+  }
   function setUpLive(box) {
     var status = box.querySelector("[data-di-live-status]");
-    var root = box.getAttribute("data-root");
-    fetch(box.getAttribute("data-catalog")).then(function (r) { return r.json(); }).then(function (catalog) {
-      var byId = Object.create(null);
-      catalog.engines.forEach(function (e) { byId[e.id] = e; });
-      var p = params();
-      var a = lookup(byId, p.get("a")), b = lookup(byId, p.get("b"));
-      if (!a || !b || a === b) {
-        status.textContent = "Pick two different engines on the compare page.";
-        return;
-      }
-      var labels = {};
-      catalog.statuses.forEach(function (s) { labels[s.id] = s.label; });
-      document.title = a.name + " vs " + b.name;
-      var heading = document.querySelector("h1");
-      if (heading) { heading.textContent = a.name + " vs " + b.name; }
-      status.textContent = "Drawn in your browser from data/catalog.json (data as of " + catalog.data_as_of + "). Open a cell's feature for its detail and sources.";
-      catalog.categories.forEach(function (category) {
-        box.appendChild(el("h2", category.name));
-        var table = el("table", null, "di-table di-compare-table");
-        var head = table.createTHead().insertRow();
-        ["Feature", a.name, b.name].forEach(function (t) { var th = el("th", t); th.scope = "col"; head.appendChild(th); });
-        var body = table.createTBody();
-        category.features.forEach(function (feature) {
-          var row = body.insertRow();
-          row.id = feature.id;
-          var th = el("th"); th.scope = "row";
-          var link = el("a", feature.name); link.href = root + "features/" + feature.id + "/";
-          th.appendChild(link); row.appendChild(th);
-          [a, b].forEach(function (engine) {
-            var st = engine.support[feature.id];
-            var td = row.insertCell();
-            td.setAttribute("data-label", engine.name);
-            var badge = el("a", labels[st.status], "di-st--" + st.status);
-            badge.href = root + "features/" + feature.id + "/#" + feature.id + "--" + engine.id;
-            td.appendChild(badge);
-            if (st.value) { td.appendChild(el("span", " " + st.value, "di-value")); }
-          });
-        });
-        box.appendChild(table);
+    var names = JSON.parse(box.getAttribute("data-engines") || "{}");
+    var p = params();
+    var ids = [p.get("a"), p.get("b")].filter(function (id) { return lookup(names, id) !== undefined; }).sort();
+    if (ids.length !== 2 || ids[0] === ids[1]) {
+      status.textContent = "Pick two different engines on the compare page.";
+      return;
+    }
+    var slug = ids[0] + "-vs-" + ids[1];
+    if (box.hasAttribute("data-every-pair-has-a-page")) {  // this pair has its own page
+      window.location.replace(box.getAttribute("data-pages") + slug + "/" + window.location.hash);
+      return;
+    }
+    var base = box.getAttribute("data-parts");
+    var get = function (name) { return fetch(base + name + ".json").then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); }); };
+    Promise.all([get(slug), get(ids[0]), get(ids[1])]).then(function (parts) {
+      var pair = parts[0], left = parts[1], right = parts[2];
+      var compare = box.querySelector("[data-di-live-compare]");
+      compare.setAttribute("data-a", ids[0]);
+      compare.setAttribute("data-b", ids[1]);
+      compare.setAttribute("data-di-compare", "");
+      each(compare, "[data-di-live-part]", function (slot) {
+        slot.replaceWith(fragment(pair[slot.getAttribute("data-di-live-part")]));
       });
+      each(compare, "th[data-di-side]", function (th) { th.textContent = th.getAttribute("data-di-side") === "a" ? left.name : right.name; th.removeAttribute("data-di-side"); });
+      each(compare, "tr[data-di-feature]", function (row) {
+        var feature = row.getAttribute("data-di-feature");
+        row.className = lookup(pair.rows, feature) || "di-row";
+        each(row, "td[data-di-side]", function (td) {
+          var side = td.getAttribute("data-di-side"), engine = side === "a" ? ids[0] : ids[1];
+          td.id = feature + "--" + engine;
+          td.setAttribute("data-label", (side === "a" ? left : right).name);
+          td.removeAttribute("data-di-side");
+          td.appendChild(fragment(lookup((side === "a" ? left : right).cells, feature) || ""));
+        });
+      });
+      document.title = pair.title;
+      var heading = document.querySelector("h1");
+      if (heading) { heading.textContent = pair.title; }
+      status.remove();
+      compare.hidden = false;
+      setUpCompare(compare);  // cells were set up at load: the listener on the box sees the new ones too
+      showTarget();
+      var target = fragmentId() && document.getElementById(fragmentId());
+      if (target) { target.scrollIntoView(); }
     }).catch(function () {
       status.textContent = "The comparison could not be drawn here: open the two engines' pages instead.";
     });
+  }
+
+  // A table wider than its box scrolls sideways; while columns are hidden past the right edge, the
+  // box shows a shadow there and a line under it says so, so no engine is out of view unannounced.
+  function cueOverflow(box) {
+    var cue = el("p", "Scroll sideways for more columns \u2192", "di-scroll-cue");
+    cue.setAttribute("aria-hidden", "true");
+    box.after(cue);
+    function update() { box.classList.toggle("di-scroll--more", box.scrollLeft + box.clientWidth < box.scrollWidth - 1); }
+    box.addEventListener("scroll", update, {passive: true});
+    window.addEventListener("resize", update);
+    update();
   }
 
   // Material's search overlay is a dialog without a name; screen readers need one.
@@ -427,6 +511,7 @@
     each(document, "[data-di-picker]", setUpPicker);
     each(document, "[data-di-live]", setUpLive);
     each(document, ".di-compare, .di-feature, .di-engine", setUpCells);
+    each(document, ".di-scroll, .di-wide", cueOverflow);
     setUpCopyLinks();
     showTarget();
     window.addEventListener("hashchange", showTarget);

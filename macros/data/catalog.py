@@ -270,22 +270,24 @@ def _engine_facts(doc: Document, errors: set) -> dict:
     return facts
 
 
-def _guide(reader: _Reader) -> tuple[list[Need], list[Gap]]:
+def _guide(reader: _Reader) -> tuple[list[Need], list[Gap], dict]:
     path = reader.data_dir / "guide.yml"
     doc, errors = reader.read(path, "guide.schema.json")
     if doc is None:
-        return [], []
+        return [], [], {}
     needs = []
     for i, raw in _records(doc.data, "needs"):
         at = ("needs", i)
         if _is_clean(errors, at):
             requires = [Requirement(r["feature"], r["statuses"], Origin(doc, at + ("requires", j)))
                         for j, r in enumerate(raw["requires"])]
-            needs.append(Need(raw["id"], raw["label"], raw["why"], raw.get("match", "all"), requires, Origin(doc, at)))
+            needs.append(Need(raw["id"], raw["label"], raw["why"], raw.get("match", "all"), requires,
+                              raw.get("for", []), Origin(doc, at)))
     gaps = [Gap(g["feature"], g["supply"], Origin(doc, ("build-yourself", i)))
             for i, g in _records(doc.data, "build-yourself")
             if _is_clean(errors, ("build-yourself", i))]
-    return needs, gaps
+    interfaces = doc.data.get("interfaces") if _is_clean(errors, ("interfaces",)) else None
+    return needs, gaps, dict(interfaces or {})
 
 
 def _seed_claims(reader: _Reader) -> tuple[list[SeedClaim], str]:
@@ -320,7 +322,7 @@ def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None,
     categories, retired = _categories(reader)
     source_list = _sources(reader)
     engines = [e for e in (_engine(reader, p) for p in sorted((data_dir / "engines").glob("*.yml"))) if e]
-    needs, gaps = _guide(reader)
+    needs, gaps, interfaces = _guide(reader)
     seed_claims, seed_source = _seed_claims(reader)
     sources: dict[str, Source] = {}
     for source in source_list:
@@ -331,7 +333,7 @@ def read_catalog(data_dir: Path = ROOT / "data", shown_from: Path | None = None,
     catalog = Catalog(
         statuses=_statuses(reader.schema_dir), categories=categories, sources=sources, engines=by_id,
         needs=[n for i, n in enumerate(needs) if n.id not in {m.id for m in needs[:i]}], gaps=gaps,
-        seed_claims=seed_claims, seed_source=seed_source, retired=retired,
+        seed_claims=seed_claims, seed_source=seed_source, retired=retired, interfaces=interfaces,
         source_list=source_list, need_list=needs, complete=reader.complete, broken_ids=reader.broken_ids,
         unread=reader.unread, unreadable=reader.unreadable,
     )

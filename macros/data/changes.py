@@ -111,7 +111,8 @@ def statement_change(old, new, catalog: Catalog | None = None) -> str:
     """`β Experimental -> ✔ Supported; sources: +a -b`, or "" when nothing a reader sees changed."""
     parts = []
     if old.status != new.status:
-        parts.append(f"{status_words(catalog, old.status)} -> {status_words(catalog, new.status)}" if catalog
+        parts.append(f"{status_words(catalog, old.status)} -> {status_words(catalog, new.status)} "
+                     f"({strength_move(catalog, old.status, new.status)})" if catalog
                      else f"{text(old.status)} -> {text(new.status)}")
     for label in ("value", "since", "basis"):
         if getattr(old, label) != getattr(new, label):

@@ -219,6 +219,7 @@ class Need:
     why: str
     match: str
     requires: list[Requirement]
+    only_for: list[str] = field(default_factory=list)  # the engines whose niche it describes (guide.yml `for`)
     origin: Origin = field(default=None, repr=False, compare=False)
 
 
@@ -265,6 +266,7 @@ class Catalog:
     seed_claims: list[SeedClaim] = field(default_factory=list)
     retired: list[Retired] = field(default_factory=list)
     seed_source: str = ""  # the source id of the original article
+    interfaces: dict = field(default_factory=dict)  # guide.yml: which features say server, which library
     # every record as written, duplicates included, for the rules that look for them
     source_list: list[Source] = field(default_factory=list, repr=False)
     need_list: list[Need] = field(default_factory=list, repr=False)

@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from macros.data.model import Catalog
+from macros.data.model import Catalog, Origin
 from macros.data.problems import Problem, did_you_mean
 
 RULES = []
@@ -138,6 +138,16 @@ def featured_comparisons_exist(catalog, today):
                 yield engine.origin.problem(f"featured comparison with '{other}', which is not another engine",
                                             did_you_mean(other, set(catalog.engines) - {engine.id}, "engine"),
                                             at=("featured-comparisons", i))
+
+
+@rule
+def need_niches_name_engines(catalog, today):
+    """A need's `for` names engines that exist."""
+    for need in catalog.needs:
+        for i, eid in enumerate(need.only_for):
+            if eid not in catalog.engines and eid not in catalog.broken_ids:
+                yield need.origin.problem(f"'for' names '{eid}', which is not an engine",
+                                          did_you_mean(eid, catalog.engines, "engine"), at=("for", i))
 
 
 @rule
@@ -276,15 +286,19 @@ def canonical_order(catalog, today):
 
 @rule
 def guide_features_exist(catalog, today):
-    """Every feature the decision guide names exists in data/features.yml."""
+    """Every feature the decision guide names (needs, what to build yourself, interfaces) exists in data/features.yml."""
     if "features.yml" in catalog.unread:
         return
     features = catalog.features
     refs = [(r.origin, r.feature) for need in catalog.needs for r in need.requires]
     refs += [(gap.origin, gap.feature) for gap in catalog.gaps]
+    if catalog.needs or catalog.gaps:
+        origin = (catalog.needs or catalog.gaps)[0].origin
+        refs += [(Origin(origin.doc, ("interfaces", key)), fid) for key, fid in catalog.interfaces.items()]
     for origin, fid in refs:
         if fid not in features and fid not in catalog.broken_ids:
-            yield origin.problem(f"unknown feature '{fid}'", did_you_mean(fid, features, "feature"), at=("feature",))
+            yield origin.problem(f"unknown feature '{fid}'", did_you_mean(fid, features, "feature"),
+                                 at=("feature",) if origin.pointer[:1] != ("interfaces",) else ())
 
 
 HARDWARE = "hardware"  # the category whose features a statement's `scope` names

@@ -38,7 +38,6 @@ BASES = {
     "stated-absent": "The project says it does not do this.",
     "exhaustive-list": "The project's own list of what it supports leaves this out.",
 }
-MAINTENANCE = {"active": "Active", "maintenance-only": "Fixes only", "archived": "Archived", "unknown": "Unknown"}
 SOFTWARE_KINDS = {"engine": "Engine", "runtime": "Runtime"}
 KINDS = {"docs": "documentation", "repo": "repository file", "readme": "README", "release-notes": "release notes",
          "package-index": "package page", "article": "article", "discussion": "discussion",
@@ -110,9 +109,18 @@ def _helpers(build: Build, root: str) -> dict:
                 number=numbers.get, badge=badge, refs=refs, cell=cell, mark=mark, evidence_mark=evidence_mark,
                 level_of=lambda st: level[(st.engine, st.feature)], quotes=quotes,
                 bases=BASES, legend_for=legend_for, repo_attributes=repo_attributes(build),
-                maintenance=MAINTENANCE, software_kinds=SOFTWARE_KINDS, kinds=KINDS,
-                known=lambda st: verdict.known(catalog, st), differs=lambda x, y: verdict.differs(catalog, x, y))
+                maintenance=maintenance_labels(), software_kinds=SOFTWARE_KINDS, kinds=KINDS,
+                known=lambda st: verdict.known(catalog, st), differs=lambda x, y: verdict.differs(catalog, x, y),
+                tier_words=guide_logic.TIER_WORDS, evidence_label=lambda level: EVIDENCE[level][1])
     return base
+
+
+def maintenance_labels() -> dict:
+    """How the site words each maintenance status: from the engine schema, where the statuses are listed."""
+    from macros.data.catalog import SCHEMA_DIR
+    from macros.data.schema import load_schemas
+
+    return load_schemas(SCHEMA_DIR)["engine.schema.json"]["properties"]["maintenance"]["properties"]["status"]["x-labels"]
 
 
 def repo_attributes(build: Build) -> Markup:
@@ -131,15 +139,27 @@ def cited(catalog: Catalog, statements, extra=()) -> list[str]:
     return sorted(ordered, key=lambda sid: catalog.sources[sid].kind == "claim")
 
 
+def page_helpers(build: Build, page_url: str) -> dict:
+    """The template globals for a page at `page_url` (links made relative to it)."""
+    return _helpers(build, site_root(page_url))
+
+
+def flatten(html) -> Markup:
+    """HTML as pages carry it: Python-Markdown must see one raw HTML block, no blank lines inside,
+    no leading indent. Fragments drawn in the browser are flattened the same way."""
+    return Markup("\n".join(line.strip() for line in str(html).splitlines() if line.strip()))
+
+
 def _render(template: str, build: Build, page_url: str, **context) -> Markup:
     helpers = _helpers(build, site_root(page_url))
-    html = environment().get_template(template).render(**helpers, **context)
-    # Python-Markdown must see one raw HTML block: no blank lines inside, no leading indent
-    return Markup("\n".join(line.strip() for line in html.splitlines() if line.strip()))
+    return flatten(environment().get_template(template).render(**helpers, **context))
 
 
 def pair_slug(a: str, b: str) -> str:
     return f"{a}-vs-{b}"
+
+
+HOME_NEEDS = 12  # needs shown as chips on the home page; the guide lists every one
 
 
 def home(build: Build, page_url: str) -> Markup:
@@ -147,7 +167,9 @@ def home(build: Build, page_url: str) -> Markup:
     for each category the data marks `grid: true`."""
     catalog = build.catalog
     engines = verdict.researched(catalog)
-    return _render("home.html", build, page_url, engines=engines,
+    used = {st.status for e in engines for st in e.support.values()}
+    return _render("home.html", build, page_url, engines=engines, chips=HOME_NEEDS,
+                   score_statuses=[s for s in catalog.statuses.values() if s.id in used],
                    grids=[views.grid(catalog, c, engines) for c in catalog.categories if c.grid],
                    scores={e.id: verdict.scorecard(catalog, e) for e in engines},
                    left_out=[e.name for e in catalog.engines.values() if e not in engines])
@@ -161,20 +183,28 @@ def status_legend(build: Build, page_url: str) -> Markup:
 def matrix(build: Build, page_url: str) -> Markup:
     catalog = build.catalog
     ranks = json.dumps({s.id: s.rank for s in catalog.statuses.values()}, sort_keys=True)
-    return _render("matrix.html", build, page_url, engines=list(catalog.engines.values()), ranks=ranks)
+    used = {st.status for st in catalog.statements()}
+    return _render("matrix.html", build, page_url, engines=list(catalog.engines.values()), ranks=ranks,
+                   statuses_used=[s for s in catalog.statuses.values() if s.id in used])
+
+
+def compare_context(build: Build, a: str, b: str) -> dict:
+    """What the comparison's templates draw, for the page of a pair and for its fragments alike."""
+    catalog = build.catalog
+    view = views.comparison(catalog, a, b)
+    left, right = view.left, view.right
+    return dict(view=view, scores=list(zip(verdict.scorecard(catalog, left), verdict.scorecard(catalog, right))),
+                layers={e.id: verdict.stack(catalog, e) for e in (left, right)},
+                only=(verdict.documents_only(catalog, a, b), verdict.documents_only(catalog, b, a)),
+                quality={e.id: quality(catalog, e, build.today) for e in (left, right)})
 
 
 def compare(build: Build, page_url: str, a: str, b: str) -> Markup:
     catalog = build.catalog
     left, right = catalog.engines[a], catalog.engines[b]
     statements = [*left.support.values(), *right.support.values()]
-    today = build.today
-    return _render("compare.html", build, page_url, left=left, right=right, cited=cited(catalog, statements),
-                   choose=(verdict.choose_over(catalog, a, b), verdict.choose_over(catalog, b, a)),
-                   only=(verdict.documents_only(catalog, a, b), verdict.documents_only(catalog, b, a)),
-                   scores=list(zip(verdict.scorecard(catalog, left), verdict.scorecard(catalog, right))),
-                   layers={e.id: verdict.stack(catalog, e) for e in (left, right)},
-                   quality={e.id: quality(catalog, e, today) for e in (left, right)}, statements=statements)
+    return _render("compare.html", build, page_url, cited=cited(catalog, statements), statements=statements,
+                   **compare_context(build, a, b))
 
 
 def rendered_pairs(source, limit: int | None = None) -> list[tuple]:
@@ -197,7 +227,10 @@ def compare_index(build: Build, page_url: str) -> Markup:
 
 
 def live_compare(build: Build, page_url: str) -> Markup:
-    return _render("live.html", build, page_url)
+    catalog = build.catalog
+    names = json.dumps({e.id: e.name for e in catalog.engines.values()}, sort_keys=True)
+    return _render("live.html", build, page_url, engine_names=names,
+                   every_pair_has_a_page=len(catalog.engines) <= build.settings.every_pair_up_to)
 
 
 def feature_page(build: Build, page_url: str, feature_id: str) -> Markup:
@@ -253,18 +286,24 @@ def script_json(data) -> Markup:
 
 
 def guide_data(catalog: Catalog, table: dict | None = None) -> dict:
-    """What the guide's script needs: every verdict, keyed need -> engine."""
+    """What the guide's script needs: every verdict, keyed need -> engine, with its tier and each
+    check [feature, status, ok, tier, limit, words when it falls short, scope], and the hardware
+    each hardware need is about, so the script can flag a need met only on other hardware."""
     table = table or guide_logic.verdicts(catalog)
     engines = verdict.researched(catalog)
     return {
         "engines": {e.id: e.name for e in engines},
         "needs": {n.id: plain(n.label) for n in catalog.needs},
+        "hardware_needs": {n.id: list(guide_logic.hardware_of(catalog, n)) for n in catalog.needs
+                           if guide_logic.hardware_of(catalog, n)},
         "verdicts": {
-            n.id: {e: {"met": table[(n.id, e)].met,
-                       "checks": [[c.feature, c.status, c.ok] for c in table[(n.id, e)].checks]}
+            n.id: {e: {"met": table[(n.id, e)].met, "tier": table[(n.id, e)].tier,
+                       "checks": [[c.feature, c.status, c.ok, c.tier, c.limit, c.short_of, list(c.scope)]
+                                  for c in table[(n.id, e)].checks]}
                    for e in (e.id for e in engines)}
             for n in catalog.needs
         },
+        "tiers": dict(guide_logic.TIER_WORDS),
         "features": {f.id: plain(f.name) for f in catalog.features.values()},
         "statuses": {s.id: s.label for s in catalog.statuses.values()},
     }

@@ -64,8 +64,13 @@ def documents_only(catalog: Catalog, a: str, b: str) -> list[tuple[Feature, Stat
 
 
 def differs(catalog: Catalog, x: Statement, y: Statement) -> bool:
-    """Both engines document the feature, and say different things about it."""
-    return known(catalog, x) and known(catalog, y) and x.status != y.status
+    """The two statements differ: the statuses differ and at least one engine has the feature in some
+    form. Not-supported against unknown is no difference: neither has it. The one test the verdict's
+    count, the comparison's rows and its "differences only" switch all use."""
+    if x.status == y.status:
+        return False
+    return present(catalog, x) or present(catalog, y) if known(catalog, x) and known(catalog, y) \
+        else (present(catalog, x) and not known(catalog, y)) or (present(catalog, y) and not known(catalog, x))
 
 
 def scorecard(catalog: Catalog, engine: Engine) -> list[tuple]:

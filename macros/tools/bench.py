@@ -151,6 +151,13 @@ def main(engines: int = 50, features: int = 300) -> int:
               f"{ok(matrix.stat().st_size / MB <= TARGETS['matrix_mb'])}")
         print(f"  comparison    {compare.stat().st_size / KB:7.0f} KB ({compare.parent.name}), target <= "
               f"{TARGETS['compare_kb']} KB: {ok(compare.stat().st_size / KB <= TARGETS['compare_kb'])}")
+        parts = site / "compare" / "parts"
+        pair_file = next(iter(sorted(parts.glob("*-vs-*.json"))), None) if parts.is_dir() else None
+        if pair_file is not None:
+            a, b = pair_file.stem.split("-vs-")
+            drawn = sum((parts / f"{name}.json").stat().st_size for name in (pair_file.stem, a, b))
+            print(f"  a pair drawn in the browser downloads {drawn / KB:.0f} KB ({pair_file.stem}: its own file "
+                  f"and its two engines'), target <= {TARGETS['compare_kb']} KB: {ok(drawn / KB <= TARGETS['compare_kb'])}")
         print(f"  search index  {search.stat().st_size / MB:7.2f} MB, target <= {TARGETS['search_mb']} MB: "
               f"{ok(search.stat().st_size / MB <= TARGETS['search_mb'])}")
         print(f"  make check    {last[7]:7.2f} s cold, target < {TARGETS['check_big']} s: {ok(last[7] < TARGETS['check_big'])}")

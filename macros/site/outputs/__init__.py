@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from macros.site.outputs import badges, feed, json_files, matrix_csv, pair_stubs, status_css
+from macros.site.outputs import badges, feed, json_files, matrix_csv, pair_parts, pair_stubs, status_css
 
 # In the order they are written; a format added to the site is added here (and to tests/test_hostile.py OUTPUTS).
-OUTPUTS = (status_css, json_files, matrix_csv, badges, feed, pair_stubs)
+OUTPUTS = (status_css, json_files, matrix_csv, badges, feed, pair_stubs, pair_parts)
 
 
 def files(build) -> dict[str, str]:

@@ -18,7 +18,7 @@ from macros.site.jinja import environment
 NAME = "feed of data changes"
 
 ENTRIES = 30
-CACHE_FORMAT = "3"  # bump when the text of an entry changes, so old cached texts are not reused
+CACHE_FORMAT = "4"  # bump when the text of an entry changes, so old cached texts are not reused
 FEED_ID = "tag:inference-engines-compared,2026:data-changes"
 
 
