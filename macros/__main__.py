@@ -214,7 +214,8 @@ def refresh(args) -> int:
         return 1
     client = Client(_client_settings(args, "refresh"), trusted=[args.pypi, args.github])
     token = os.environ.get("GITHUB_TOKEN", "").strip()
-    report = tool.run(catalog, client, {"pypi": args.pypi, "github": args.github}, token, _today(args))
+    bases = {kind: base for kind, base in (("pypi", args.pypi), ("github", args.github)) if kind in (args.only or (kind,))}
+    report = tool.run(catalog, client, bases, token, _today(args))
     print(json.dumps(tool.as_json(report), indent=2) if args.format == "json" else tool.as_text(report))
     if args.write:
         outcome = write(catalog, report, Path(args.data))
@@ -224,8 +225,13 @@ def refresh(args) -> int:
                             "this):"), file=sys.stderr)
             print(outcome.problems, file=sys.stderr)
             return 1
-        for line in outcome.written or ["nothing to write: the data records what the channels publish"]:
+        skipped = sorted(eid for eid, engine_report in report.engines.items() if not engine_report.complete)
+        nothing = "nothing written" if skipped else "nothing to write: the data records what the channels publish"
+        for line in outcome.written or [nothing]:
             print(printable(f"write: {line}"), file=shown)
+        if skipped:
+            print(printable(f"write: skipped {', '.join(skipped)}: a channel failed, and half a picture is not "
+                            "recorded (--only asks one kind of channel on purpose)"), file=shown)
     return tool.exit_code(report)
 
 
@@ -317,6 +323,9 @@ def main(argv=None) -> int:
                            help="the package index's base URL (default: %(default)s)")
     refresher.add_argument("--github", type=_base_url, default="https://api.github.com", metavar="URL",
                            help="GitHub's API base URL; GITHUB_TOKEN, when set, is sent there only (default: %(default)s)")
+    refresher.add_argument("--only", action="append", choices=("pypi", "github"), metavar="KIND",
+                           help="ask only this kind of channel, pypi or github (repeatable), for a machine that cannot "
+                           "reach the other; --write then records what that kind alone publishes")
     refresher.add_argument("--write", action="store_true",
                            help="record the newest releases in latest-release and release-history, keeping comments")
     refresher.add_argument("--today", type=_day, metavar="YYYY-MM-DD", help="the day to count the last 90 days back from")

@@ -8,8 +8,8 @@ import socket
 import pytest
 
 from fakeweb import FakeWeb, Reply
-from macros.tools.http import (Cache, Client, Credential, FetchError, Settings, address_problem, default_cache_dir,
-                               public_addresses, Refused, untrusted_url_problem, within)
+from macros.tools.http import (Cache, Client, Credential, FetchError, Settings, address_problem, default_ca_certs,
+                               default_cache_dir, public_addresses, Refused, untrusted_url_problem, within)
 
 
 def settings(tmp_path, **changes) -> Settings:
@@ -150,3 +150,13 @@ def test_the_cache_lives_outside_the_repository():
 
     assert default_cache_dir({"XDG_CACHE_HOME": "/var/cache/me"}).as_posix() == "/var/cache/me/inference-engines-compared/http"
     assert ROOT not in default_cache_dir({"XDG_CACHE_HOME": "relative/ignored"}).parents
+
+
+def test_the_certificates_trusted_are_ssl_cert_file_when_it_names_a_file(tmp_path):
+    import certifi
+
+    bundle = tmp_path / "proxy-ca.pem"
+    bundle.write_text("-----BEGIN CERTIFICATE-----\n", encoding="utf-8")
+    assert default_ca_certs({"SSL_CERT_FILE": str(bundle)}) == str(bundle)
+    assert default_ca_certs({"SSL_CERT_FILE": str(tmp_path / "missing.pem")}) == certifi.where()
+    assert default_ca_certs({}) == certifi.where()

@@ -265,6 +265,19 @@ def test_write_skips_an_engine_whose_channel_failed(channels, web):
     assert result.returncode == 2
     assert channels.file("engines/alpha.yml").read_bytes() == before  # half a picture is not recorded
     assert "latest-release:" in channels.file("engines/beta.yml").read_text(encoding="utf-8")  # beta answered
+    assert "write: skipped alpha: a channel failed" in result.stdout
+
+
+def test_only_one_kind_of_channel_is_asked_on_purpose_and_write_records_what_it_publishes(channels, web):
+    """A machine that cannot reach GitHub asks PyPI alone; engines with no PyPI channel are named, not failed."""
+    result = run_refresh(channels, web, "--only", "pypi", "--write")
+    assert result.returncode == 0, result.stderr
+    assert not [s for s in web.seen if s.path.startswith("/gh/")]
+    assert "not asked (no channel of the kinds asked): beta" in result.stdout
+    alpha = channels.file("engines/alpha.yml").read_text(encoding="utf-8")
+    assert "    version: v1.2.0  # the first one\n" in alpha and "version: v1.2.1" not in alpha  # 1.2.1 is GitHub's
+    assert "latest-release" not in channels.file("engines/beta.yml").read_text(encoding="utf-8")
+    assert channels.problems() == []
 
 
 def test_write_cites_github_release_pages_whatever_the_api_base(channels, web):

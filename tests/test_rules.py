@@ -345,6 +345,60 @@ def test_a_pre_release_that_is_not_newer_than_the_stable_one(data):
     assert only(data.problems(), "stable release v1.4.0rc2 is a pre-release").path == "engines/alpha.yml"
 
 
+
+def warnings_of(data) -> list:
+    """The warnings `make check` would print for the fixture, of every kind."""
+    from macros.data.catalog import build_catalog
+    from macros.data.rules import run_warnings
+
+    catalog = build_catalog(data.path, today=TODAY, shown_from=data.path)
+    return [w for found in run_warnings(catalog, TODAY, 100000).values() for w in found]
+
+
+@pytest.mark.rule("recorded_release_is_behind")
+def test_a_recorded_release_older_than_one_the_data_names(data):
+    alpha = "engines/alpha.yml"
+    data.replace(alpha, "sources: [alpha-docs]\nsupport:",
+                 LATEST.format(stable="v1.2.0", pre="") + "sources: [alpha-docs]\nsupport:")
+    data.replace("sources.yml", "    kind: docs\n", "    kind: docs\n    version: v1.3.0\n")
+    assert data.problems() == []
+    (warning,) = warnings_of(data)
+    assert (warning.path, warning.line) == (alpha, data.line_of(alpha, "version: v1.2.0"))
+    assert warning.message == ("Alpha's recorded stable release v1.2.0 is older than v1.3.0, the version of source "
+                               f"'alpha-docs' (sources.yml:{data.line_of('sources.yml', 'version: v1.3.0')})")
+    # a value that is not a version is left out, and a pre-release is not compared with the stable release...
+    data.replace("sources.yml", "version: v1.3.0", "version: main")
+    data.replace(alpha, "    detail: Ships a server.\n", "    detail: Ships a server.\n    since: v1.3.0rc1\n")
+    # ...but one newer than the recorded pre-release (here: none) warns
+    (warning,) = warnings_of(data)
+    assert warning.line == data.line_of(alpha, "latest-release:")
+    assert "records no pre-release, but v1.3.0rc1, newer than its stable release v1.2.0, is the `since` of " \
+           f"http-server (engines/alpha.yml:{data.line_of(alpha, 'since: v1.3.0rc1')})" in warning.message
+    data.replace(alpha, "sources: [alpha-docs]\nsources:", "sources: [alpha-docs]\n  pre-release:\n    version: "
+                 "v1.3.0rc1\n    date: 2026-01-02\n    sources: [alpha-docs]\nrelease-history:\n"
+                 "  - {version: 1.3.0rc2, date: 2026-01-05, pre-release: true}\n  - {version: 1.2.0, date: 2026-01-01}\n"
+                 "sources:")
+    assert data.problems() == []
+    (warning,) = warnings_of(data)
+    assert warning.line == data.line_of(alpha, "version: v1.3.0rc1")
+    assert warning.message.startswith("Alpha's recorded pre-release v1.3.0rc1 is older than 1.3.0rc2, in release-history")
+
+
+def test_a_version_on_pypi_is_the_engines_only_for_its_own_package(data):
+    """A package page of a sibling project (MLX beside MLX-LM) names that project's version, not the engine's."""
+    alpha = "engines/alpha.yml"
+    data.replace(alpha, CHANNELS, "releases:\n  pypi: [alpha]\nofficial-urls: [https://alpha.example.org/, "
+                 "https://pypi.org/project/alpha/, https://pypi.org/project/alpha-kernels/]\n")
+    data.replace(alpha, "sources: [alpha-docs]\nsupport:",
+                 LATEST.format(stable="v1.2.0", pre="") + "sources: [alpha-docs]\nsupport:")
+    data.replace("sources.yml", "    url: https://alpha.example.org/docs/\n    publisher: Alpha project\n    kind: docs\n",
+                 "    url: https://pypi.org/project/alpha-kernels/2.0.0/\n    publisher: PyPI\n    kind: package-index\n"
+                 "    version: 2.0.0\n")
+    assert data.problems() == [] and warnings_of(data) == []
+    data.replace("sources.yml", "project/alpha-kernels/2.0.0/", "project/alpha/2.0.0/")
+    assert "older than 2.0.0, the version of source 'alpha-docs'" in warnings_of(data)[0].message
+
+
 def rule_marks() -> set[str]:
     """The rules named by `@pytest.mark.rule(...)` on the test functions of every test module
     (read from the modules, not from this run's selection, so `-k` or one file alone gives the same answer)."""

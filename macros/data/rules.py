@@ -9,6 +9,7 @@ import datetime as dt
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 
 from macros.data.model import Catalog, Origin
 from macros.data.problems import Problem, did_you_mean
@@ -761,3 +762,92 @@ def stale_statement(catalog, today, max_age):
             yield statement.origin.problem(f"checked {statement.checked}, {age_days(statement.checked, today)} days ago "
                                            f"(more than {max_age})", "read the sources again, update the statement "
                                            "if needed, and set `checked` to today", at=("checked",))
+
+
+
+# Hosts where a page names one package or repository: there, a source's version is that project's,
+# and it is the engine's release only when the project is one of the engine's release channels
+CHANNEL_HOSTS = frozenset({"pypi.org", "github.com"})
+
+
+def _own_release_source(source, engine) -> bool:
+    """The source is the engine's own (primary) and, on PyPI or GitHub, a page of one of its release channels."""
+    from urllib.parse import urlsplit
+
+    from macros.data.evidence import source_level
+
+    if source_level(source, engine) != "primary":
+        return False  # another engine's docs, a plugin's package: its version is not this engine's
+    try:
+        host = (urlsplit(source.url).hostname or "").lower()
+    except ValueError:
+        return False
+    if host not in CHANNEL_HOSTS:
+        return True
+    return any(source.url.lower().startswith(prefix.lower()) for _, prefix in _channel_prefixes(engine))
+
+
+@dataclass(frozen=True)
+class RecordedRelease:
+    """A release the data names outside `latest-release`, and where."""
+
+    text: str  # as written: "v1.3.0"
+    version: object  # as packaging reads it, for the order
+    pre_release: bool
+    what: str  # in words: "the version of source 'x'", "the `since` of http-server"
+    where: str  # path:line
+
+
+def recorded_releases(catalog, engine) -> list[RecordedRelease]:
+    """Every release the engine's data names outside `latest-release` (its own sources' `version`,
+    its statements' `since`, its `release-history`); values that are not versions are left out."""
+    cited = [*engine.sources, *(sid for s in engine.support.values() for sid in s.sources),
+             *(sid for f in engine.facts() for sid in f.sources)]
+    places = []
+    for sid in dict.fromkeys(cited):
+        source = catalog.sources.get(sid)
+        if source is not None and source.version and _own_release_source(source, engine):
+            places.append((source.version, False, f"the version of source '{sid}'", source.origin, "version"))
+    places += [(s.since, False, f"the `since` of {s.feature}", s.origin, "since")
+               for s in engine.support.values() if s.since]
+    places += [(r.version, r.pre_release, "in release-history", r.origin, "version") for r in engine.release_history]
+    found = []
+    for text, flagged, what, origin, field_name in places:
+        version = parse_version(text)
+        if version is not None:
+            line, _ = origin.doc.where(origin.pointer + (field_name,))
+            found.append(RecordedRelease(text, version, flagged or version.is_prerelease, what, f"{origin.path}:{line}"))
+    return found
+
+
+def _newest(releases, pre_release: bool, than):
+    return max((r for r in releases if r.pre_release == pre_release and r.version > than),
+               key=lambda r: r.version, default=None)
+
+
+@warning
+def recorded_release_is_behind(catalog, today, max_age):
+    """A recorded latest release is older than one the engine's own data names (a source's `version`, a `since`, release-history)."""
+    tip = ("record the newer release in `latest-release` (`make refresh ARGS=--write` does it from the release "
+           "channels), or correct the value that names it")
+    for engine in catalog.engines.values():
+        latest = engine.latest_release
+        stable = parse_version(latest.stable.version) if latest else None
+        if stable is None or stable.is_prerelease:
+            continue  # pre_release_is_newer says what is wrong with a pre-release recorded as stable
+        found = recorded_releases(catalog, engine)
+        newer = _newest(found, False, stable)
+        if newer:
+            yield latest.stable.origin.problem(
+                f"{engine.name}'s recorded stable release {latest.stable.version} is older than {newer.text}, "
+                f"{newer.what} ({newer.where})", tip, at=("version",))
+        pre = parse_version(latest.pre_release.version) if latest.pre_release else None
+        newer_pre = _newest(found, True, max(v for v in (stable, pre, newer and newer.version) if v))
+        if newer_pre and latest.pre_release:
+            yield latest.pre_release.origin.problem(
+                f"{engine.name}'s recorded pre-release {latest.pre_release.version} is older than "
+                f"{newer_pre.text}, {newer_pre.what} ({newer_pre.where})", tip, at=("version",))
+        elif newer_pre:
+            yield latest.origin.problem(
+                f"{engine.name} records no pre-release, but {newer_pre.text}, newer than its stable release "
+                f"{latest.stable.version}, is {newer_pre.what} ({newer_pre.where})", tip, key=True)

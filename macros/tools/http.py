@@ -55,6 +55,20 @@ def default_cache_dir(environ=os.environ) -> Path | None:
     return root / PROJECT / "http"
 
 
+def default_ca_certs(environ=os.environ) -> str | None:
+    """The certificates to trust: $SSL_CERT_FILE when it names a file (where a machine behind a
+    TLS-inspecting proxy keeps its CA, as OpenSSL, curl and pip read it), else certifi's bundle,
+    else None (the system's)."""
+    named = environ.get("SSL_CERT_FILE", "")
+    if named and Path(named).is_file():
+        return named
+    try:
+        import certifi
+    except ImportError:
+        return None
+    return certifi.where()
+
+
 def user_agent(tool: str, environ=os.environ) -> str:
     """Who asks and why, with the repository CI builds when there is one (host and path only)."""
     contact = ""
@@ -80,6 +94,7 @@ class Settings:
     max_redirects: int = 5
     cache_dir: Path | None = field(default_factory=default_cache_dir)  # None: no cache, no conditional requests
     user_agent: str = field(default_factory=lambda: user_agent("tools"))
+    ca_certs: str | None = field(default_factory=default_ca_certs)  # None: the system's certificates
 
     @property
     def deadline(self) -> float:
@@ -223,12 +238,8 @@ def _vetted_pool_manager(resolve, **options) -> urllib3.PoolManager:
 
 def _pool_options(settings: Settings) -> dict:
     options = {"num_pools": 20, "maxsize": settings.per_host, "block": True}
-    try:
-        import certifi
-
-        options["ca_certs"] = certifi.where()
-    except ImportError:  # the system's certificates, then
-        pass
+    if settings.ca_certs:
+        options["ca_certs"] = settings.ca_certs
     return options
 
 

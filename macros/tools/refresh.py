@@ -59,6 +59,7 @@ class Report:
     errors: list[tuple[str, str]]  # (engine id, message)
     today: dt.date
     unchecked: list[str] = field(default_factory=list)  # engines whose data names no channel
+    not_asked: list[str] = field(default_factory=list)  # engines with no channel of the kinds asked (--only)
 
 
 def _jobs(engine: Engine, bases: dict, token: str) -> list:
@@ -66,8 +67,9 @@ def _jobs(engine: Engine, bases: dict, token: str) -> list:
     channels = engine.releases
     if channels is None:
         return []
-    jobs = [(engine.id, lambda client, name=name: pypi_releases(client, bases["pypi"], name)) for name in channels.pypi]
-    if channels.github:
+    jobs = [(engine.id, lambda client, name=name: pypi_releases(client, bases["pypi"], name))
+            for name in (channels.pypi if "pypi" in bases else [])]
+    if channels.github and "github" in bases:
         jobs.append((engine.id, lambda client: github_releases(client, bases["github"], channels.github, token)))
     return jobs
 
@@ -75,6 +77,7 @@ def _jobs(engine: Engine, bases: dict, token: str) -> list:
 def run(catalog: Catalog, client: Client, bases: dict, token: str, today: dt.date) -> Report:
     """Ask every channel of every engine, a few at a time, and gather the answers per engine."""
     jobs = [job for engine in catalog.engines.values() for job in _jobs(engine, bases, token)]
+    asked = {engine_id for engine_id, _ in jobs}
 
     def ask(job):
         engine_id, fetch = job
@@ -83,7 +86,7 @@ def run(catalog: Catalog, client: Client, bases: dict, token: str, today: dt.dat
         except ChannelError as error:
             return engine_id, [], redact(str(error), token)
 
-    reports = {e.id: EngineReport(e) for e in catalog.engines.values() if e.releases is not None}
+    reports = {e.id: EngineReport(e) for e in catalog.engines.values() if e.id in asked}
     gathered: dict[str, list[Found]] = {engine_id: [] for engine_id in reports}
     errors = []
     for engine_id, found, error in client.map(ask, jobs):
@@ -95,7 +98,8 @@ def run(catalog: Catalog, client: Client, bases: dict, token: str, today: dt.dat
     for engine_id, report in reports.items():
         report.found = merged(gathered[engine_id])
     unchecked = sorted(e.id for e in catalog.engines.values() if e.releases is None)
-    return Report(reports, errors, today, unchecked)
+    not_asked = sorted(e.id for e in catalog.engines.values() if e.releases is not None and e.id not in asked)
+    return Report(reports, errors, today, unchecked, not_asked)
 
 
 def redact(text: str, secret: str) -> str:
@@ -201,6 +205,8 @@ def as_text(report: Report) -> str:
     lines += [f"error: {eid}: {message}" for eid, message in report.errors]
     if report.unchecked:
         lines.append(f"not checked (their data names no `releases:` channel): {', '.join(report.unchecked)}")
+    if report.not_asked:
+        lines.append(f"not asked (no channel of the kinds asked): {', '.join(report.not_asked)}")
     asked = sum(r.asked for r in report.engines.values())
     lines.append(f"{len(report.engines)} engines, {asked} channels asked, {len(report.errors)} failed")
     return "\n".join(printable(line) for line in lines)
