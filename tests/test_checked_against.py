@@ -25,18 +25,18 @@ def test_checked_against_the_stable_release_with_the_releases_since(data):
     against = checked_against_release(engine(data))
     assert (against.version, against.date, against.releases_since, against.pre_releases_since) == \
         ("v1.2.0", "2026-01-01", 3, 2)
-    assert against.words == "checked against v1.2.0 (2026-01-01); 3 releases since"
+    assert against.since == "3 releases since (2 of them pre-releases)"
 
 
 def test_one_none_or_unknown_releases_since(data):
     newest = "  - {version: 1.3.0rc2, date: 2026-01-20, pre-release: true}\n"
     record(data, LATEST.format(version="v1.2.1"), "release-history:\n" + newest + "  - {version: 1.2.1, date: 2026-01-12}\n")
-    assert checked_against_release(engine(data)).words == "checked against v1.2.1 (2026-01-01); 1 release since"
+    assert checked_against_release(engine(data)).since == "1 pre-release since, no newer stable release"
     data.replace(ALPHA, newest, "")
-    assert checked_against_release(engine(data)).words == "checked against v1.2.1 (2026-01-01); no release since"
+    assert checked_against_release(engine(data)).since == "no release since"
     data.replace(ALPHA, "release-history:\n  - {version: 1.2.1, date: 2026-01-12}\n", "")
     against = checked_against_release(engine(data))  # no history recorded: how many is unknown, not zero
-    assert against.releases_since is None and against.words == "checked against v1.2.1 (2026-01-01)"
+    assert against.releases_since is None and against.since == ""
     assert checked_against_release(engine(data, "beta")) is None  # no release recorded at all
 
 

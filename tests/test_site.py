@@ -54,6 +54,43 @@ def test_engine_pages_list_every_statement(site, catalog):
         assert engine.repository in html
 
 
+def test_engine_pages_open_with_the_answer(site, catalog):
+    from macros.data.evidence import is_known
+    from macros.site.verdict import present
+
+    for engine in catalog.engines.values():
+        html = page(site, f"engines/{engine.id}")
+        glance, first_category = html.index('id="at-a-glance"'), html.index(f'id="{catalog.categories[0].id}"')
+        assert glance < html.index('class="di-facts di-factbox"') < first_category
+        documented = sum(is_known(catalog, s) for s in engine.support.values())
+        ships = sum(present(catalog, engine.support[g.feature]) for g in catalog.gaps if g.feature in engine.support)
+        assert re.search(rf"Documents <strong>{documented}</strong> of {len(catalog.features)} features; "
+                         rf"ships <strong>{ships}</strong> of the \d+ pieces", html), engine.id
+        answer = html[glance:first_category]
+        for other in catalog.engines.values():
+            if other.id != engine.id:
+                assert f'compare/{"-vs-".join(sorted((engine.id, other.id)))}/' in answer
+        if engine.latest_release:
+            stable = engine.latest_release.stable
+            assert re.search(rf"<dt>Checked</dt><dd>Against {re.escape(stable.version)}", answer), engine.id
+        # commit hashes sit behind a disclosure, never in the fact box
+        factbox = answer[answer.index('class="di-facts di-factbox"'):]
+        factbox = factbox[:factbox.index("</dl>")]
+        assert not re.search(r"<code>[0-9a-f]{10}</code>", factbox)
+        # each row is the engine's own: its name is the column's header, not repeated on every row
+        assert f'data-label="{engine.name}"' not in html
+
+
+def test_every_page_has_a_skip_link_to_its_content(site):
+    pages = [p for p in site.rglob("*.html") if "http-equiv=\"refresh\"" not in p.read_text(encoding="utf-8")]
+    assert len(pages) > 100
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        links = re.findall(r'<a href="#([^"]+)" class="md-skip">', html)
+        assert len(links) == 1, path
+        assert links[0] in ids(html), path
+
+
 def test_no_template_syntax_leaks(site):
     for path in site.rglob("*"):
         if path.suffix in (".html", ".json", ".xml"):
@@ -368,6 +405,11 @@ def test_a_site_hosted_on_gitlab_under_a_sub_path(tmp_path):
     html = (site / "engines" / engine / "index.html").read_text(encoding="utf-8")
     assert f'href="https://gitlab.example.org/team/site/-/edit/main/data/engines/{engine}.yml"' in html
     assert 'data-repo="https://gitlab.example.org/team/site" data-repo-host="gitlab"' in html
+    # the 404 page offers search, the main pages and a word on renamed pages, from the sub-path
+    missing = (site / "404.html").read_text(encoding="utf-8")
+    assert "data-di-open-search" in missing and "renamed" in missing
+    for url in ("", "compare/", "matrix/", "guide/", "engines/", "features/", "api/"):
+        assert f'href="/tools/engines/{url}"' in missing, url
     broken = []
     for path, url in internal_links(site):
         if path.name == "404.html":  # served at any depth, so MkDocs writes paths from the site's own root

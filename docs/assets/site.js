@@ -498,6 +498,20 @@
     update();
   }
 
+  // A button that opens Material's search (the 404 page's): its toggle is a checkbox the theme watches.
+  function setUpSearchButtons() {
+    each(document, "[data-di-open-search]", function (button) {
+      button.addEventListener("click", function () {
+        var toggle = document.getElementById("__search");
+        if (!toggle) { return; }
+        toggle.checked = true;
+        toggle.dispatchEvent(new Event("change"));
+        var input = document.querySelector(".md-search__input");
+        if (input) { input.focus(); }
+      });
+    });
+  }
+
   // Material's search overlay is a dialog without a name; screen readers need one.
   function nameTheSearchDialog() {
     each(document, ".md-search[role=dialog]:not([aria-label])", function (dialog) { dialog.setAttribute("aria-label", "Search"); });
@@ -513,6 +527,7 @@
     each(document, ".di-compare, .di-feature, .di-engine", setUpCells);
     each(document, ".di-scroll, .di-wide", cueOverflow);
     setUpCopyLinks();
+    setUpSearchButtons();
     showTarget();
     window.addEventListener("hashchange", showTarget);
   }

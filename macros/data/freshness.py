@@ -2,7 +2,7 @@
 
 `latest-release` says which stable release the data was checked against; `release-history`
 (kept by `make refresh --write`) says how many releases came out after it. The engine pages and
-the data-quality page show it as "checked against v0.33.0 (2026-11-02); 3 releases since".
+the data-quality page show it as "against v0.33.0 (2026-11-02); 3 releases since".
 """
 from __future__ import annotations
 
@@ -24,13 +24,16 @@ class CheckedAgainst:
     pre_releases_since: int  # how many of those are pre-releases (rc, beta, alpha, dev)
 
     @property
-    def words(self) -> str:
-        """The line the pages show: checked against v0.33.0 (2026-11-02); 3 releases since."""
-        text = f"checked against {self.version}" + (f" ({self.date})" if self.date else "")
-        if self.releases_since is None:
-            return text
-        count = self.releases_since
-        return f"{text}; {'no' if count == 0 else count} release{'s' if count > 1 else ''} since"
+    def since(self) -> str:
+        """The releases recorded since, in words; empty when no history is recorded (unknown)."""
+        count, pre = self.releases_since, self.pre_releases_since
+        if count is None:
+            return ""
+        if count == 0:
+            return "no release since"
+        if pre == count:  # only pre-releases came out: the recorded stable release is still the newest one
+            return f"{count} pre-release{'s' if count > 1 else ''} since, no newer stable release"
+        return f"{count} release{'s' if count > 1 else ''} since" + (f" ({pre} of them pre-releases)" if pre else "")
 
 
 def checked_against_release(engine: Engine) -> CheckedAgainst | None:

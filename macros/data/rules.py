@@ -572,7 +572,7 @@ RESERVED_PAGES = frozenset({"index"})  # engines/index.md, features/index.md, co
 # The ids the templates write themselves (tests/test_site.py checks this list against them).
 RESERVED_ANCHORS = frozenset({"sources", "matrix-sources", "needs", "build-yourself", "verdict", "evidence",
                               "where-they-differ", "stacks", "scorecard", "the-engines", "what-do-you-need",
-                              "featured", "every-pair", "claim-by-claim"})
+                              "featured", "every-pair", "claim-by-claim", "at-a-glance", "about"})
 RESERVED_PREFIXES = ("col-", "need-", "choose-", "build-yourself-", "status-", "engine-", "cite-", "only-",
                      "stack-", "claim-", "rows-", "grid-", "di-")
 

@@ -2,8 +2,8 @@
 after refusing special files and templated pages; on_files adds the pages made from data (one per
 engine, feature and pre-rendered pair) and the other files; on_nav files engine pages under their section;
 on_page_markdown sets generated titles, escaped; on_page_content puts rendered HTML back;
-on_page_context sets edit links; on_post_page links the feed and refuses a repeated HTML id;
-on_post_build ends the build. The files that are not pages (macros/site/outputs) join the pages in on_files.
+on_page_context sets edit links; on_post_page links the feed, gives every page a skip link and
+refuses a repeated HTML id; on_post_template fills the 404 page; on_post_build ends the build. The files that are not pages (macros/site/outputs) join the pages in on_files.
 
 Kept thin and stateless: each hook looks up the build of its config and passes it on.
 """
@@ -24,6 +24,8 @@ from mkdocs.structure.nav import Section
 # Linear on a hostile page: a tag cannot hold `<`, so no attempt rescans the next tag's text
 _HTML_ID = re.compile(r'<[a-zA-Z][^<>]*?\sid="([^"<>]*)"')
 _ID = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+_BODY = re.compile(r"<body\b[^<>]*>")
+_CONTENT = '<article class="md-content__inner md-typeset">'
 
 
 @event_priority(100)  # before mkdocs-macros imports the package
@@ -75,7 +77,8 @@ def generated_pages(build) -> dict[str, tuple[str, str]]:
 
     The title is data text: it never enters the Markdown. on_page_markdown sets it, escaped,
     after mkdocs-macros has rendered the page."""
-    from macros.site.render import pair_slug, rendered_pairs
+    from macros.site.render import rendered_pairs
+    from macros.site.views import pair_slug
 
     catalog = build.catalog
 
@@ -193,6 +196,7 @@ def on_post_page(output, page, config):
         link = f'<link rel="alternate" type="application/atom+xml" title="Data changes" href="{site_root(page.url)}feed.xml">'
         output = output.replace("</head>", link + "</head>", 1)
 
+    output = with_skip_link(output)
     seen = set()
     for value in _HTML_ID.findall(output):
         if value in seen:
@@ -200,6 +204,39 @@ def on_post_page(output, page, config):
                               "a data id probably equals an anchor the page already has: rename the data id")
         seen.add(value)
     return output
+
+
+def with_skip_link(output: str) -> str:
+    """Material writes a skip link only on pages whose table of contents it built from Markdown
+    headings; pages drawn by templates (comparisons, engines, features, the 404 page) have none.
+    Those get one to the start of the content."""
+    if 'class="md-skip"' in output or _CONTENT not in output:
+        return output
+    output = output.replace(_CONTENT, _CONTENT.replace("<article ", '<article id="di-main" tabindex="-1" '), 1)
+    body = _BODY.search(output)
+    if not body:
+        return output
+    return output[:body.end()] + '<a href="#di-main" class="md-skip">Skip to content</a>' + output[body.end():]
+
+
+def on_post_template(output, template_name, config):
+    """The 404 page: search, the pages most links go to, and a word on renamed pages, every link
+    from the site's base path so it works at any depth and under a sub-path."""
+    if template_name != "404.html":
+        return output
+    from urllib.parse import urlsplit
+
+    from macros.site.jinja import environment
+
+    base = urlsplit(config.get("site_url") or "/").path
+    base = base if base.endswith("/") else base + "/"
+    content = environment().get_template("not_found.html").render(base=base)
+    start = output.find(_CONTENT)
+    end = output.find("</article>", start)
+    if start < 0 or end < 0:
+        raise PluginError("404.html: the theme's page has no content article to fill (macros/site/hooks.py)")
+    output = output[:start + len(_CONTENT)] + content + output[end:]
+    return with_skip_link(output)
 
 
 def on_post_build(config):

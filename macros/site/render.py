@@ -12,12 +12,13 @@ from types import SimpleNamespace
 
 from markupsafe import Markup
 
-from macros.data.evidence import MAX_AGE_DAYS, checked_against, is_known, quality
+from macros.data.evidence import MAX_AGE_DAYS, is_known, quality
 from macros.data.model import Catalog
 from macros.site import guide as guide_logic, verdict, views
 from macros.site.build import EVERY_PAIR_UP_TO, Build
 from macros.site.jinja import environment
 from macros.site.markdown import plain
+from macros.site.views import pair_slug
 
 
 def site_root(page_url: str) -> str:
@@ -155,10 +156,6 @@ def _render(template: str, build: Build, page_url: str, **context) -> Markup:
     return flatten(environment().get_template(template).render(**helpers, **context))
 
 
-def pair_slug(a: str, b: str) -> str:
-    return f"{a}-vs-{b}"
-
-
 HOME_NEEDS = 12  # needs shown as chips on the home page; the guide lists every one
 
 
@@ -259,12 +256,13 @@ def feature_index(build: Build, page_url: str) -> Markup:
 def engine_page(build: Build, page_url: str, engine_id: str) -> Markup:
     catalog = build.catalog
     engine = catalog.engines[engine_id]
-    others = [(pair_slug(*sorted((engine_id, o))), catalog.engines[o]) for o in catalog.engines if o != engine_id]
     facts = engine.facts()
-    return _render("engine.html", build, page_url, engine=engine, others=others,
-                   cited=cited(catalog, engine.support.values(), [*engine.sources, *(s for f in facts for s in f.sources)]),
-                   quality=quality(catalog, engine, build.today), against=checked_against(catalog, engine),
-                   layers=verdict.stack(catalog, engine), statements=list(engine.support.values()))
+    statements = list(engine.support.values())
+    used = {st.status for st in statements}
+    return _render("engine.html", build, page_url, page=views.engine_page(catalog, engine),
+                   cited=cited(catalog, statements, [*engine.sources, *(s for f in facts for s in f.sources)]),
+                   quality=quality(catalog, engine, build.today), page_statements=statements,
+                   score_statuses=[s for s in catalog.statuses.values() if s.id in used])
 
 
 def engine_index(build: Build, page_url: str) -> Markup:
@@ -275,7 +273,7 @@ def data_quality(build: Build, page_url: str) -> Markup:
     catalog = build.catalog
     today = build.today
     return _render("quality.html", build, page_url, today=today.isoformat(), max_age=MAX_AGE_DAYS,
-                   rows=[(e, quality(catalog, e, today)) for e in catalog.engines.values()])
+                   rows=[(e, quality(catalog, e, today), views.freshness(catalog, e)) for e in catalog.engines.values()])
 
 
 def script_json(data) -> Markup:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from macros.data.evidence import checked_against
+from macros.data.freshness import CheckedAgainst, checked_against_release
 from macros.data.model import Catalog, Category, Engine, Feature, Statement, Status
+
+
+def pair_slug(a: str, b: str) -> str:
+    """A comparison's address: the two engine ids, in the catalog's pair order."""
+    return f"{a}-vs-{b}"
 
 
 @dataclass(frozen=True)
@@ -179,3 +186,51 @@ def comparison(catalog: Catalog, a: str, b: str) -> Comparison:
                     choose[side].append(Reason(need, win, weakest_level(catalog, used)))
     return Comparison(left, right, tally(catalog, left, right), rows, both, choose,
                       _kinds_sentence(catalog, left, right), unresearched)
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """What an engine's data was read against, in words first: the recorded stable release and the
+    releases since, the days it was read; the versions and commits of the pages read come after."""
+
+    release: CheckedAgainst | None
+    read: str  # "on 2026-12-01", or "between 2026-11-30 and 2026-12-01"
+    versions: list[str]  # versions the engine's own cited pages name
+    commits: list[str]  # commits its own cited files were read at (10 characters)
+
+
+def freshness(catalog: Catalog, engine: Engine) -> Freshness:
+    against = checked_against(catalog, engine)
+    oldest, newest = against["oldest"], against["newest"]
+    read = f"on {newest}" if oldest == newest else f"between {oldest} and {newest}"
+    return Freshness(checked_against_release(engine), read, against["versions"], against["commits"])
+
+
+@dataclass(frozen=True)
+class EnginePage:
+    """An engine's page opens with the answer: how much it documents, what of the serving stack it
+    ships, whom to compare it with, and what its data was checked against."""
+
+    engine: Engine
+    documented: int
+    total: int
+    scores: list  # verdict.scorecard rows
+    layers: list  # verdict.stack rows: (gap, statement, ships)
+    compare: list  # (slug, other engine, featured), featured first, then by name
+    freshness: Freshness
+
+    @property
+    def ships(self) -> int:
+        return sum(1 for *_, ships in self.layers if ships)
+
+
+def engine_page(catalog: Catalog, engine: Engine) -> EnginePage:
+    from macros.site import verdict
+
+    scores = verdict.scorecard(catalog, engine)
+    others = [o for o in catalog.engines.values() if o.id != engine.id]
+    featured = lambda o: o.id in engine.featured or engine.id in o.featured  # noqa: E731
+    others.sort(key=lambda o: (not featured(o), o.name.lower()))
+    compare = [(pair_slug(*sorted((engine.id, o.id))), o, featured(o)) for o in others]
+    return EnginePage(engine, sum(known for _, _, known, _ in scores), sum(total for *_, total in scores),
+                      scores, verdict.stack(catalog, engine), compare, freshness(catalog, engine))

@@ -18,6 +18,7 @@ def _dump(data) -> str:
 
 def files(build) -> dict[str, str]:
     from macros.site import render
+    from macros.site.views import pair_slug
 
     catalog = build.catalog
     if len(catalog.engines) <= build.settings.every_pair_up_to:
@@ -34,7 +35,7 @@ def files(build) -> dict[str, str]:
         context = render.compare_context(build, a.id, b.id)
         view = context["view"]
         statements = [*a.support.values(), *b.support.values()]
-        found[f"compare/parts/{render.pair_slug(a.id, b.id)}.json"] = _dump({
+        found[f"compare/parts/{pair_slug(a.id, b.id)}.json"] = _dump({
             "title": f"{a.name} vs {b.name}",
             "top": render.flatten(parts.top(view, context["quality"], context["layers"], context["scores"])),
             "legend": render.flatten(helpers["legend_for"](statements)),

@@ -13,7 +13,8 @@ NAME = "pair addresses"
 
 
 def files(build) -> dict[str, str]:
-    from macros.site.render import pair_slug, rendered_pairs
+    from macros.site.render import rendered_pairs
+    from macros.site.views import pair_slug
 
     template = environment().get_template("outputs/pair_stub.html")
     rendered = {(a.id, b.id) for a, b in rendered_pairs(build)}
