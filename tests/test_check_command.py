@@ -51,12 +51,16 @@ def test_every_problem_is_reported_then_one_count(data):
     assert len(lines) >= 4 and result.stderr.splitlines()[-1] == f"{len(lines)} problems in 3 files"
 
 
-@pytest.mark.data
-def test_committed_data_passes_with_a_summary():
+def test_committed_data_passes_with_a_summary(catalog):
+    """The data may carry warnings (a half-researched engine's cells, an old check): they are warnings."""
+    from macros.__main__ import describe
+
     result = run_check(ROOT / "data", cwd=ROOT)
-    assert result.returncode == 0, result.stderr
-    assert re.fullmatch(r"ok: \d+ engines, \d+ features in \d+ categories, \d+ statements, \d+ sources, "
-                        r"\d+ guide needs; data as of \d{4}-\d{2}-\d{2}\n", result.stdout)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    summary, *warnings = result.stdout.splitlines()
+    assert summary == f"ok: {describe(catalog)}"
+    assert all(line.startswith(("warning: ", "  ")) for line in warnings[:-1])
+    assert not warnings or re.fullmatch(r"\d+ warnings?: the data may merge, but look at them", warnings[-1])
 
 
 @pytest.mark.rule("stale_statement")
