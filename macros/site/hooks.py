@@ -46,9 +46,18 @@ def on_config(config):
     catalog = catalog_for(config)
     config["copyright"] = (f"Data as of {catalog.data_date} · commit {config['extra']['commit']} · "
                            "data CC BY 4.0, code Apache-2.0")
-    # renamed features and engines: their old pages redirect (the redirect keeps the #anchor)
-    config.plugins["redirects"].config["redirect_maps"].update(catalog.redirects())
+    # renamed features and engines: their old pages redirect (the redirect keeps the #anchor); the old
+    # address of a comparison drawn in the browser gets that comparison's stub instead (on_post_build)
+    config.plugins["redirects"].config["redirect_maps"].update(page_redirects(catalog))
     return config
+
+
+def page_redirects(catalog) -> dict[str, str]:
+    """The redirects that lead to a page MkDocs builds: every one but those to a pair drawn in the browser."""
+    from macros.site.render import pair_slug, rendered_pairs
+
+    rendered = {f"compare/{pair_slug(a.id, b.id)}.md" for a, b in rendered_pairs(catalog)}
+    return {old: new for old, new in catalog.redirects().items() if not new.startswith("compare/") or new in rendered}
 
 
 _ID = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
@@ -209,11 +218,16 @@ def on_post_build(config):
     catalog = catalog_for(config)
     site = Path(config["site_dir"])
     rendered = {(a.id, b.id) for a, b in rendered_pairs(catalog)}
+    former = {}  # a pair's page -> the pages it had under former engine ids
+    for old, new in catalog.redirects().items():
+        former.setdefault(new, []).append(old)
     for a, b in catalog.pairs():
         if (a.id, b.id) not in rendered:
-            folder = site / "compare" / pair_slug(a.id, b.id)
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / "index.html").write_text(pair_stub(a, b), encoding="utf-8")
+            page = f"compare/{pair_slug(a.id, b.id)}.md"
+            for path in (page, *former.get(page, ())):
+                folder = site / path.removesuffix(".md")
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / "index.html").write_text(pair_stub(a, b), encoding="utf-8")
     if not floor_build():
         write_badges(catalog, site / "badges")
     if config.__dict__.get("_feed"):
