@@ -86,10 +86,36 @@ def test_engine_id_matches_file(data):
 @pytest.mark.rule("unknown_feature")
 def test_unknown_feature(data):
     data.replace("engines/alpha.yml", "  prefix-caching:", "  prefix-cashing:")
-    problems = data.problems()
-    problem = only(problems, "unknown feature 'prefix-cashing'")
+    problem = only(data.problems(), "unknown feature 'prefix-cashing'")
     assert problem.line == data.line_of("engines/alpha.yml", "prefix-cashing:") and "did you mean 'prefix-caching'" in problem.tip
-    only(problems, "no statement for feature 'prefix-caching'")
+
+
+def test_a_feature_key_typo_is_one_problem_at_the_typo(data):
+    """Not also 'no statement for' the feature it meant, nor 'out of order': those are its echoes."""
+    data.replace("engines/alpha.yml", "  http-server:", "  http-srver:")  # first of two: moved last, it would be out of order
+    problems = data.problems()
+    assert [(p.path, p.line, p.message) for p in problems] == [
+        ("engines/alpha.yml", data.line_of("engines/alpha.yml", "http-srver:"), "unknown feature 'http-srver'")]
+    assert problems[0].tip == ("did you mean 'http-server'? This file has no statement for 'http-server' (HTTP server): "
+                               "rename the key to `http-server:`")
+
+
+def test_a_reference_still_to_a_former_id_says_it_was_renamed(data):
+    """A rename half done: each reference left behind is one problem, saying what to write."""
+    data.replace("features.yml", "      - id: prefix-caching\n", "      - id: prefix-reuse\n        former-ids: [prefix-caching]\n")
+    data.replace("engines/beta.yml", "  prefix-caching:", "  prefix-reuse:")
+    problems = data.problems()
+    assert [(p.path, p.line) for p in problems] == [("engines/alpha.yml", data.line_of("engines/alpha.yml", "prefix-caching:")),
+                                                   ("guide.yml", data.line_of("guide.yml", "feature: prefix-caching"))]
+    assert problems[0].tip.startswith("'prefix-caching' was renamed 'prefix-reuse'.") and "`prefix-reuse:`" in problems[0].tip
+    assert problems[1].tip == "'prefix-caching' was renamed 'prefix-reuse': write `feature: prefix-reuse`"
+
+
+def test_an_unknown_feature_that_is_no_typo_says_to_add_it(data):
+    data.replace("engines/alpha.yml", "  prefix-caching:", "  prefix-caching:\n    status: unknown\n    detail: x\n"
+                 "    sources: [alpha-docs]\n    searched: [x]\n    checked: 2026-01-10\n  speculative-decoding:")
+    problem = only(data.problems(), "unknown feature 'speculative-decoding'")
+    assert problem.tip == "add it to data/features.yml first"
 
 
 @pytest.mark.rule("missing_statement")
@@ -264,6 +290,15 @@ def test_a_featured_comparison_with_an_engine_that_does_not_exist(data):
     data.replace("engines/alpha.yml", "sources: [alpha-docs]\nsupport:", "featured-comparisons: [betta]\nsources: [alpha-docs]\nsupport:")
     problem = only(data.problems(), "featured comparison with 'betta'")
     assert problem.path == "engines/alpha.yml" and "beta" in problem.tip
+
+
+def test_a_featured_comparison_with_a_renamed_engine_says_what_to_write(data):
+    data.replace("engines/alpha.yml", "sources: [alpha-docs]\nsupport:", "featured-comparisons: [beta]\nsources: [alpha-docs]\nsupport:")
+    data.replace("engines/beta.yml", "id: beta\n", "id: beta-two\nformer-ids: [beta]\n")
+    data.file("engines/beta.yml").rename(data.file("engines/beta-two.yml"))
+    problems = data.problems()
+    assert [(p.path, p.line) for p in problems] == [("engines/alpha.yml", data.line_of("engines/alpha.yml", "featured-"))]
+    assert problems[0].tip == "'beta' was renamed 'beta-two': write `beta-two`"
 
 
 RETIRED = "retired:\n  - id: {id}\n    name: Old feature\n    became: [{became}]\n    why: It was split.\n"
