@@ -157,7 +157,27 @@ def test_duplicate_feature_id(data):
 @pytest.mark.rule("duplicate_source_url")
 def test_duplicate_source_url(data):
     data.replace("sources.yml", "https://beta.example.org/readme/", "https://alpha.example.org/docs/")
-    assert only(data.problems(), "same URL as 'alpha-docs'").line == 10
+    problem = only(data.problems(), "same URL as 'alpha-docs' (line 4)")
+    assert problem.line == data.line_of("sources.yml", "https://alpha.example.org/docs/") + 6  # the second one's
+
+
+def test_a_duplicate_url_tip_keeps_the_source_that_more_cells_cite(data):
+    """The copy is listed first; the tip keeps the source cited three times and moves the one citation of the copy."""
+    data.replace("sources.yml", "sources:\n", "sources:\n  - id: alpha-copy\n    title: Alpha docs again\n"
+                 "    url: https://alpha.example.org/docs/\n    publisher: Alpha project\n    kind: docs\n    checked: 2026-01-10\n")
+    data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
+                 "    sources: [alpha-copy]\n    checked: 2026-01-10\n  prefix")
+    problem = only(data.problems(), "source 'alpha-docs' has the same URL as 'alpha-copy'")
+    assert problem.line == data.line_of("sources.yml", "url: https://alpha.example.org/docs/") + 6
+    assert problem.tip.startswith("keep 'alpha-docs' (cited 3 times); change the citation of 'alpha-copy' to "
+                                  "'alpha-docs', then remove 'alpha-copy'")
+    assert "remove 'alpha-docs'" not in problem.tip
+
+
+def test_a_duplicate_nothing_cites_is_the_one_to_remove(data):
+    data.replace("sources.yml", "sources:\n", "sources:\n  - id: alpha-copy\n    title: Alpha docs again\n"
+                 "    url: https://alpha.example.org/docs/\n    publisher: Alpha project\n    kind: docs\n    checked: 2026-01-10\n")
+    assert "remove 'alpha-copy', which nothing cites" in only(data.problems(), "has the same URL as 'alpha-copy'").tip
 
 
 @pytest.mark.rule("checked_date_valid")

@@ -118,16 +118,22 @@ def unknown_source(catalog, today):
                                          at=at + (i,))
 
 
+def citations(catalog) -> Counter:
+    """How many times each source id is cited: by engines, their facts and their statements."""
+    cited = Counter(sid for engine in catalog.engines.values() for sid in engine.sources)
+    cited.update(sid for statement in catalog.statements() for sid in statement.sources)
+    cited.update(sid for e in catalog.engines.values() for f in e.facts() for sid in f.sources)
+    return cited
+
+
 @rule
 def source_never_cited(catalog, today):
     """Every source in data/sources.yml is cited at least once: an uncited source is clutter or a lost claim."""
     if not catalog.complete:
         return
-    cited = {sid for engine in catalog.engines.values() for sid in engine.sources}
-    cited |= {sid for statement in catalog.statements() for sid in statement.sources}
-    cited |= {sid for e in catalog.engines.values() for f in e.facts() for sid in f.sources}
+    cited = citations(catalog)
     for source in catalog.sources.values():
-        if source.id not in cited:
+        if not cited[source.id]:
             yield source.origin.problem(f"source '{source.id}' is never cited",
                                         "cite it from a statement, or remove it", at=("id",))
 
@@ -197,12 +203,24 @@ def retired_ids_stay_retired(catalog, today):
 @rule
 def duplicate_source_url(catalog, today):
     """Two sources do not share a URL: cite one source id from many statements instead."""
-    first = {}
+    first, cited = {}, citations(catalog)
     for source in catalog.source_list:
-        if source.url in first and first[source.url] != source.id:
-            yield source.origin.problem(f"source '{source.id}' has the same URL as '{first[source.url]}'",
-                                        f"cite '{first[source.url]}' instead and remove this one", at=("url",))
-        first.setdefault(source.url, source.id)
+        other = first.get(source.url)
+        if other and other.id != source.id:
+            keep, drop = sorted((other, source), key=lambda s: -cited[s.id])  # the more cited; the first on a tie
+            line = other.origin.doc.where(other.origin.pointer + ("url",))[0]
+            n = cited[drop.id]
+            repoint = (f"change {'the citation' if n == 1 else f'the {n} citations'} of '{drop.id}' to '{keep.id}', "
+                       f"then remove '{drop.id}'" if n else f"remove '{drop.id}', which nothing cites")
+            yield source.origin.problem(f"source '{source.id}' has the same URL as '{other.id}' (line {line})",
+                                        f"keep '{keep.id}' (cited {_times(cited[keep.id])}); {repoint} (first move into "
+                                        f"'{keep.id}' any version, commit or quote only '{drop.id}' has)", at=("url",))
+        first.setdefault(source.url, source)
+
+
+def _times(count: int) -> str:
+    """'once', '3 times'."""
+    return "once" if count == 1 else f"{count} times"
 
 
 def _dated(catalog):
