@@ -60,6 +60,14 @@ def test_checked_date_in_the_wrong_form(data):
     assert only(data.problems(), "not a date in YYYY-MM-DD form").line == data.line_of("engines/alpha.yml", "10/01/2026")
 
 
+def test_a_commit_that_is_not_hex_says_what_a_commit_is(data):
+    data.replace("sources.yml", "    kind: docs\n", "    kind: docs\n    commit: v1.2.0\n")
+    problem = only(data.problems(), "'v1.2.0' is not a valid 'commit'")
+    assert (problem.path, problem.line) == ("sources.yml", data.line_of("sources.yml", "commit: v1.2.0"))
+    assert "kebab" not in problem.message + problem.tip
+    assert "7 to 40 hex digits" in problem.tip and "`version`" in problem.tip
+
+
 @pytest.mark.rule("statement_cites_a_source")
 def test_statement_without_sources(data):
     data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
