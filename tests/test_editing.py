@@ -131,6 +131,17 @@ def test_fmt_leaves_a_misspelt_key_where_it_is_and_says_so(data):
     assert data.line_of("engines/alpha.yml", "http-srver:") == line
 
 
+def test_fmt_writes_nothing_while_features_yml_does_not_load(data):
+    from conftest import run_macros
+
+    data.write("features.yml", "categories: [\n")
+    before = data.file("engines/alpha.yml").read_text(encoding="utf-8").replace("id: alpha\nname: Alpha\n", "name: Alpha\nid: alpha\n")
+    data.write("engines/alpha.yml", before)
+    result = run_macros("fmt", cwd=data.path.parent, data=data.path)
+    assert result.returncode == 1 and "data/features.yml does not load" in result.stderr and "left '" not in result.stderr
+    assert data.file("engines/alpha.yml").read_text(encoding="utf-8") == before
+
+
 def templates() -> dict[str, str]:
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     return dict(re.findall(r"<!-- template: (\w+) -->\n```yaml\n(.*?)```", text, re.S))
