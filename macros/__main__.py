@@ -87,6 +87,16 @@ def links(args) -> int:
     return 1 if broken else 0
 
 
+def _shown(path: Path) -> str:
+    """A path as `make check` prints it: relative to where the command runs, when it lies below."""
+    import os
+
+    try:
+        return Path(os.path.abspath(path)).relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def fmt(args) -> int:
     from ruamel.yaml.error import YAMLError
 
@@ -96,11 +106,15 @@ def fmt(args) -> int:
 
     data = Path(args.data)
     catalog, _ = read_catalog(data, shown_from=Path.cwd())
+    if "features.yml" in catalog.unread:  # it gives the order of every `support`: without it every key looks unknown
+        print(printable(f"make fmt wrote nothing: {_shown(data / 'features.yml')} does not load, and it gives the order "
+                        "of every engine's support; run `make check`"), file=sys.stderr)
+        return 1
     files = [(data / name, schema) for name, schema in TOP_FILES.items()]
     files += [(path, "engine.schema.json") for path in sorted((data / ENGINES).glob("*.yml"))]
-    changed = 0
+    changed, left = 0, []
     for path, schema in files:
-        shown = printable(path)
+        shown = printable(_shown(path))
         if path.is_symlink():  # a link could point anywhere: fmt writes only the repository's own files
             print(f"skipped {shown}: it is a symbolic link", file=sys.stderr)
             continue
@@ -110,13 +124,32 @@ def fmt(args) -> int:
                 print(f"skipped {shown}: it {problems[0].message}", file=sys.stderr)
             continue
         try:
-            if reorder_file(path, raw.decode("utf-8"), schema, SCHEMA_DIR, list(catalog.features)):
-                changed += 1
-                print(f"reformatted {shown}")
+            reformatted, kept = reorder_file(path, raw.decode("utf-8"), schema, SCHEMA_DIR, list(catalog.features))
         except (YAMLError, UnicodeDecodeError) as error:
             print(f"skipped {shown}: it does not load ({type(error).__name__}); run `make check`", file=sys.stderr)
+            continue
+        if reformatted:
+            changed += 1
+            print(f"reformatted {shown}")
+        left += [left_key_problem(shown, key) for key in kept if key.key not in catalog.broken_ids]  # check says why
     print(f"{changed} of {len(files)} files reformatted")
-    return 0
+    for problem in left:
+        print(problem, file=sys.stderr)
+    if left:
+        print(f"{len(left)} unknown key{'s' if len(left) != 1 else ''} left in place: fix, then run `make fmt` again",
+              file=sys.stderr)
+    return 1 if left else 0
+
+
+def left_key_problem(shown: str, key):
+    """What `make fmt` says of a key it did not move: a typo stays where the contributor wrote it."""
+    from macros.data.problems import Problem, did_you_mean
+
+    what = "not a feature of data/features.yml" if key.is_feature else "not a field here"
+    known = did_you_mean(key.key, key.known, "feature" if key.is_feature else "field")
+    tip = (f"{known}{' ' if known.endswith('?') else '. '}Fix the key, then run `make fmt` again" if known
+           else "fix the key, then run `make fmt` again")
+    return Problem(shown, key.line, key.col, f"left '{key.key}' where it is: {what}, so it has no place in the order", tip)
 
 
 def diff(args) -> int:

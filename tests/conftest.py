@@ -34,10 +34,10 @@ class DataDir:
         assert old in text, f"fixture {name} lacks {old!r}"
         self.write(name, text.replace(old, new, count))
 
-    def line_of(self, name: str, text: str) -> int:
-        """The line of the first occurrence of `text` in a file: tests find lines, never type them."""
+    def line_of(self, name: str, text: str, nth: int = 1) -> int:
+        """The line of the first (or `nth`) occurrence of `text` in a file: tests find lines, never type them."""
         lines = self.file(name).read_text(encoding="utf-8").splitlines()
-        return next(i for i, line in enumerate(lines, 1) if text in line)
+        return [i for i, line in enumerate(lines, 1) if text in line][nth - 1]
 
     def problems(self, today: dt.date = TODAY) -> list:
         from macros.data.catalog import build_catalog

@@ -51,13 +51,14 @@ def test_every_problem_is_reported_then_one_count(data):
     assert len(lines) >= 4 and result.stderr.splitlines()[-1] == f"{len(lines)} problems in 3 files"
 
 
-@pytest.mark.data
-def test_committed_data_passes_with_a_summary():
+def test_committed_data_passes_with_a_summary(catalog):
+    """The data may carry warnings (a half-researched engine's cells, an old check): they are warnings."""
+    from macros.__main__ import describe
+
     result = run_check(ROOT / "data", cwd=ROOT)
-    assert result.returncode == 0, result.stderr
-    first, *warnings = result.stdout.splitlines()
-    assert re.fullmatch(r"ok: \d+ engines, \d+ features in \d+ categories, \d+ statements, \d+ sources, "
-                        r"\d+ guide needs; data as of \d{4}-\d{2}-\d{2}", first)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    summary, *warnings = result.stdout.splitlines()
+    assert summary == f"ok: {describe(catalog)}"
     # warnings may merge (they say what to look at), but only as warnings: one block per kind, then a count
     assert all(line.startswith(("warning: ", "  ")) for line in warnings[:-1]), result.stdout
     assert not warnings or re.fullmatch(r"\d+ warnings?: the data may merge, but look at them", warnings[-1])

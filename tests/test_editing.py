@@ -112,6 +112,36 @@ def test_fmt_restores_canonical_order_and_keeps_comments(data):
     assert data.problems() == []
 
 
+def test_fmt_leaves_a_misspelt_key_where_it_is_and_says_so(data):
+    """The typo stays beside its neighbours, where the contributor will look for it; fmt names it and fails."""
+    from conftest import run_macros
+
+    engine = data.file("engines/alpha.yml")
+    engine.write_text(engine.read_text(encoding="utf-8").replace("  http-server:", "  http-srver:")
+                      .replace("    status: supported\n    value: built in\n", "    value: built in\n    status: supported\n"),
+                      encoding="utf-8")
+    line = data.line_of("engines/alpha.yml", "http-srver:")
+    result = run_macros("fmt", cwd=data.path.parent, data=data.path)
+    assert result.returncode == 1 and "1 of 6 files reformatted" in result.stdout
+    assert f"data/engines/alpha.yml:{line}:3: left 'http-srver' where it is: not a feature of data/features.yml" in result.stderr
+    assert "did you mean 'http-server'? Fix the key, then run `make fmt` again" in result.stderr
+    text = engine.read_text(encoding="utf-8")
+    assert text.index("http-srver:") < text.index("prefix-caching:")  # not moved last
+    assert text.index("status: supported") < text.index("value: built in")  # the rest was put in order
+    assert data.line_of("engines/alpha.yml", "http-srver:") == line
+
+
+def test_fmt_writes_nothing_while_features_yml_does_not_load(data):
+    from conftest import run_macros
+
+    data.write("features.yml", "categories: [\n")
+    before = data.file("engines/alpha.yml").read_text(encoding="utf-8").replace("id: alpha\nname: Alpha\n", "name: Alpha\nid: alpha\n")
+    data.write("engines/alpha.yml", before)
+    result = run_macros("fmt", cwd=data.path.parent, data=data.path)
+    assert result.returncode == 1 and "data/features.yml does not load" in result.stderr and "left '" not in result.stderr
+    assert data.file("engines/alpha.yml").read_text(encoding="utf-8") == before
+
+
 def templates() -> dict[str, str]:
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     return dict(re.findall(r"<!-- template: (\w+) -->\n```yaml\n(.*?)```", text, re.S))

@@ -467,3 +467,11 @@ def test_a_parse_error_is_reported_first_without_its_echoes(data):
         build_catalog(data.path, today=TODAY, shown_from=data.path)
     assert error.value.problems[0].path == "features.yml" and "invalid YAML" in error.value.problems[0].message
     assert not [p for p in problems if "unknown feature" in p.message or "no statement for" in p.message]
+
+
+def test_a_sources_file_that_does_not_parse_is_not_echoed_by_the_claims(data):
+    data.write("seed-claims.yml", "source: article\nparagraphs:\n  - claims:\n      - id: alpha-serves\n"
+               "        text: Alpha serves.\n        verdict: confirmed\n        carried-by:\n"
+               "          - {engine: alpha, feature: http-server, implies: [supported]}\n")
+    data.write("sources.yml", "sources:\n  - id: [\n")
+    assert [p.path for p in data.problems()] == ["sources.yml"]

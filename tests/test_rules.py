@@ -60,6 +60,14 @@ def test_checked_date_in_the_wrong_form(data):
     assert only(data.problems(), "not a date in YYYY-MM-DD form").line == data.line_of("engines/alpha.yml", "10/01/2026")
 
 
+def test_a_commit_that_is_not_hex_says_what_a_commit_is(data):
+    data.replace("sources.yml", "    kind: docs\n", "    kind: docs\n    commit: v1.2.0\n")
+    problem = only(data.problems(), "'v1.2.0' is not a valid 'commit'")
+    assert (problem.path, problem.line) == ("sources.yml", data.line_of("sources.yml", "commit: v1.2.0"))
+    assert "kebab" not in problem.message + problem.tip
+    assert "7 to 40 hex digits" in problem.tip and "`version`" in problem.tip
+
+
 @pytest.mark.rule("statement_cites_a_source")
 def test_statement_without_sources(data):
     data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
@@ -86,10 +94,36 @@ def test_engine_id_matches_file(data):
 @pytest.mark.rule("unknown_feature")
 def test_unknown_feature(data):
     data.replace("engines/alpha.yml", "  prefix-caching:", "  prefix-cashing:")
-    problems = data.problems()
-    problem = only(problems, "unknown feature 'prefix-cashing'")
+    problem = only(data.problems(), "unknown feature 'prefix-cashing'")
     assert problem.line == data.line_of("engines/alpha.yml", "prefix-cashing:") and "did you mean 'prefix-caching'" in problem.tip
-    only(problems, "no statement for feature 'prefix-caching'")
+
+
+def test_a_feature_key_typo_is_one_problem_at_the_typo(data):
+    """Not also 'no statement for' the feature it meant, nor 'out of order': those are its echoes."""
+    data.replace("engines/alpha.yml", "  http-server:", "  http-srver:")  # first of two: moved last, it would be out of order
+    problems = data.problems()
+    assert [(p.path, p.line, p.message) for p in problems] == [
+        ("engines/alpha.yml", data.line_of("engines/alpha.yml", "http-srver:"), "unknown feature 'http-srver'")]
+    assert problems[0].tip == ("did you mean 'http-server'? This file has no statement for 'http-server' (HTTP server): "
+                               "rename the key to `http-server:`")
+
+
+def test_a_reference_still_to_a_former_id_says_it_was_renamed(data):
+    """A rename half done: each reference left behind is one problem, saying what to write."""
+    data.replace("features.yml", "      - id: prefix-caching\n", "      - id: prefix-reuse\n        former-ids: [prefix-caching]\n")
+    data.replace("engines/beta.yml", "  prefix-caching:", "  prefix-reuse:")
+    problems = data.problems()
+    assert [(p.path, p.line) for p in problems] == [("engines/alpha.yml", data.line_of("engines/alpha.yml", "prefix-caching:")),
+                                                   ("guide.yml", data.line_of("guide.yml", "feature: prefix-caching"))]
+    assert problems[0].tip.startswith("'prefix-caching' was renamed 'prefix-reuse'.") and "`prefix-reuse:`" in problems[0].tip
+    assert problems[1].tip == "'prefix-caching' was renamed 'prefix-reuse': write `feature: prefix-reuse`"
+
+
+def test_an_unknown_feature_that_is_no_typo_says_to_add_it(data):
+    data.replace("engines/alpha.yml", "  prefix-caching:", "  prefix-caching:\n    status: unknown\n    detail: x\n"
+                 "    sources: [alpha-docs]\n    searched: [x]\n    checked: 2026-01-10\n  speculative-decoding:")
+    problem = only(data.problems(), "unknown feature 'speculative-decoding'")
+    assert problem.tip == "add it to data/features.yml first"
 
 
 @pytest.mark.rule("missing_statement")
@@ -131,7 +165,27 @@ def test_duplicate_feature_id(data):
 @pytest.mark.rule("duplicate_source_url")
 def test_duplicate_source_url(data):
     data.replace("sources.yml", "https://beta.example.org/readme/", "https://alpha.example.org/docs/")
-    assert only(data.problems(), "same URL as 'alpha-docs'").line == 10
+    problem = only(data.problems(), "same URL as 'alpha-docs' (line 4)")
+    assert problem.line == data.line_of("sources.yml", "https://alpha.example.org/docs/", nth=2)  # the second one's
+
+
+def test_a_duplicate_url_tip_keeps_the_source_that_more_cells_cite(data):
+    """The copy is listed first; the tip keeps the source cited three times and moves the one citation of the copy."""
+    data.replace("sources.yml", "sources:\n", "sources:\n  - id: alpha-copy\n    title: Alpha docs again\n"
+                 "    url: https://alpha.example.org/docs/\n    publisher: Alpha project\n    kind: docs\n    checked: 2026-01-10\n")
+    data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
+                 "    sources: [alpha-copy]\n    checked: 2026-01-10\n  prefix")
+    problem = only(data.problems(), "source 'alpha-docs' has the same URL as 'alpha-copy'")
+    assert problem.line == data.line_of("sources.yml", "url: https://alpha.example.org/docs/", nth=2)
+    assert problem.tip.startswith("keep 'alpha-docs' (cited 3 times); change the citation of 'alpha-copy' to "
+                                  "'alpha-docs', then remove 'alpha-copy'")
+    assert "remove 'alpha-docs'" not in problem.tip
+
+
+def test_a_duplicate_nothing_cites_is_the_one_to_remove(data):
+    data.replace("sources.yml", "sources:\n", "sources:\n  - id: alpha-copy\n    title: Alpha docs again\n"
+                 "    url: https://alpha.example.org/docs/\n    publisher: Alpha project\n    kind: docs\n    checked: 2026-01-10\n")
+    assert "remove 'alpha-copy', which nothing cites" in only(data.problems(), "has the same URL as 'alpha-copy'").tip
 
 
 @pytest.mark.rule("checked_date_valid")
@@ -272,6 +326,41 @@ def test_a_featured_comparison_with_an_engine_that_does_not_exist(data):
     data.replace("engines/alpha.yml", "sources: [alpha-docs]\nsupport:", "featured-comparisons: [betta]\nsources: [alpha-docs]\nsupport:")
     problem = only(data.problems(), "featured comparison with 'betta'")
     assert problem.path == "engines/alpha.yml" and "beta" in problem.tip
+
+
+@pytest.mark.rule("guide_features_exist")
+def test_an_interface_the_guide_names_must_be_a_feature_and_follows_a_rename(data):
+    guide = data.file("guide.yml")
+    data.write("guide.yml", guide.read_text(encoding="utf-8") + "interfaces:\n  server: http-servr\n  library: http-server\n")
+    problem = only(data.problems(), "unknown feature 'http-servr'")
+    assert (problem.path, problem.line) == ("guide.yml", data.line_of("guide.yml", "server: http-servr"))
+    assert "http-server" in problem.tip
+    data.replace("guide.yml", "server: http-servr", "server: http-server")
+    data.replace("features.yml", "      - id: prefix-caching\n", "      - id: prefix-reuse\n        former-ids: [prefix-caching]\n")
+    data.replace("engines/alpha.yml", "  prefix-caching:", "  prefix-reuse:")
+    data.replace("engines/beta.yml", "  prefix-caching:", "  prefix-reuse:")
+    data.replace("guide.yml", "feature: prefix-caching", "feature: prefix-reuse")
+    data.replace("guide.yml", "server: http-server", "server: prefix-caching")
+    problem = only(data.problems(), "unknown feature 'prefix-caching'")
+    assert problem.tip == "'prefix-caching' was renamed 'prefix-reuse': write `server: prefix-reuse`"
+
+
+def test_a_need_for_a_renamed_engine_says_what_to_write(data):
+    data.replace("guide.yml", "        statuses: [supported]\n  - id: caching",
+                 "        statuses: [supported]\n    for: [beta]\n  - id: caching")
+    data.replace("engines/beta.yml", "id: beta\n", "id: beta-two\nformer-ids: [beta]\n")
+    data.file("engines/beta.yml").rename(data.file("engines/beta-two.yml"))
+    problem = only(data.problems(), "'for' names 'beta', which is not an engine")
+    assert problem.tip == "'beta' was renamed 'beta-two': write `beta-two`"
+
+
+def test_a_featured_comparison_with_a_renamed_engine_says_what_to_write(data):
+    data.replace("engines/alpha.yml", "sources: [alpha-docs]\nsupport:", "featured-comparisons: [beta]\nsources: [alpha-docs]\nsupport:")
+    data.replace("engines/beta.yml", "id: beta\n", "id: beta-two\nformer-ids: [beta]\n")
+    data.file("engines/beta.yml").rename(data.file("engines/beta-two.yml"))
+    problems = data.problems()
+    assert [(p.path, p.line) for p in problems] == [("engines/alpha.yml", data.line_of("engines/alpha.yml", "featured-"))]
+    assert problems[0].tip == "'beta' was renamed 'beta-two': write `beta-two`"
 
 
 RETIRED = "retired:\n  - id: {id}\n    name: Old feature\n    became: [{became}]\n    why: It was split.\n"

@@ -68,3 +68,18 @@ def test_a_claim_naming_a_statement_that_does_not_exist(data):
     data.write("seed-claims.yml", CLAIMS.format(verdict="confirmed").replace("feature: http-server", "feature: gone"))
     data.replace("sources.yml", "sources:\n", ARTICLE)
     assert only(data.problems(), "no statement alpha/gone").path == "seed-claims.yml"
+
+
+def test_a_claim_on_a_misspelt_statement_leaves_the_message_to_the_engine_file(data):
+    data.replace("engines/alpha.yml", "  http-server:", "  http-srver:")
+    problems = problems_with(data, "contradicted", cite=True)
+    assert [(p.path, p.message) for p in problems] == [("engines/alpha.yml", "unknown feature 'http-srver'")]
+
+
+def test_a_claim_naming_a_former_id_says_what_to_write(data):
+    data.replace("features.yml", "      - id: http-server\n", "      - id: http-endpoint\n        former-ids: [http-server]\n")
+    for name in ("engines/alpha.yml", "engines/beta.yml"):
+        data.replace(name, "  http-server:", "  http-endpoint:")
+    data.replace("guide.yml", "feature: http-server", "feature: http-endpoint", count=2)
+    problem = only(problems_with(data, "contradicted"), "no statement alpha/http-server to carry this claim")
+    assert problem.tip == "'http-server' was renamed 'http-endpoint': write `feature: http-endpoint`"

@@ -166,8 +166,9 @@ def test_every_id_the_templates_write_is_reserved_from_data_ids():
 
 def test_a_growing_catalog_adds_pages_keeps_addresses_and_draws_pairs_beyond_the_limit(tmp_path):
     """One build of a small catalog that grew: a fourth engine (its page, column and pairs, with
-    nothing under docs/ changed), a feature split in two (its old page says what it became),
-    and more engines than the pre-rendered limit (other pairs keep an address that draws them)."""
+    nothing under docs/ changed), a feature split in two (its old page says what it became), an
+    engine renamed, and more engines than the pre-rendered limit (other pairs keep an address that
+    draws them, under the renamed engine's old id too)."""
     from macros.data.catalog import build_catalog
     from macros.tools.links import resolves
 
@@ -178,6 +179,12 @@ def test_a_growing_catalog_adds_pages_keeps_addresses_and_draws_pairs_beyond_the
     (project / "data/engines/gamma.yml").write_text(text.replace(f"id: {base.id}\n", "id: gamma\n", 1)
                                                    .replace(f"name: {base.name}\n", "name: Gamma\n", 1)
                                                    .replace("featured-comparisons:", "# featured-comparisons:"), encoding="utf-8")
+    old_id = next(e for e in catalog.engines.values() if not e.featured and all(e.id not in o.featured
+                                                                            for o in catalog.engines.values())).id
+    renamed = project / f"data/engines/{old_id}.yml"
+    renamed.write_text(renamed.read_text(encoding="utf-8").replace(f"id: {old_id}\n", f"id: {old_id}-renamed\n"
+                                                                    f"former-ids: [{old_id}]\n", 1), encoding="utf-8")
+    renamed.rename(renamed.with_name(f"{old_id}-renamed.yml"))
     first, second = list(catalog.features)[:2]
     features = project / "data/features.yml"
     features.write_text(features.read_text(encoding="utf-8") + f"retired:\n  - id: old-serving\n    name: Old serving\n"
@@ -187,20 +194,22 @@ def test_a_growing_catalog_adds_pages_keeps_addresses_and_draws_pairs_beyond_the
     docs_before = sorted(p.relative_to(project) for p in (project / "docs").rglob("*"))
     site = tmp_path / "site"
     result = build(project, site)
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 0 and "WARNING" not in result.stderr, result.stderr
     assert sorted(p.relative_to(project) for p in (project / "docs").rglob("*")) == docs_before
 
     assert "Gamma" in page(site, "engines/gamma") and 'id="col-gamma"' in page(site, "matrix")
     html = page(site, "features/old-serving")
     assert "Old serving (retired)" in html and f'href="../../features/{first}/"' in html and f'href="../../features/{second}/"' in html
 
-    engines = sorted([*catalog.engines, "gamma"])
+    engines = sorted([*(e for e in catalog.engines if e != old_id), f"{old_id}-renamed", "gamma"])
     rendered = {p.parent.name for p in (site / "compare").glob("*-vs-*/index.html") if "http-equiv" not in p.read_text()}
     assert rendered == {"deepinfer-vs-vllm"}  # beyond the limit, the featured pair only
     for a, b in ((a, b) for i, a in enumerate(engines) for b in engines[i + 1:] if (a, b) != ("deepinfer", "vllm")):
         stub = page(site, f"compare/{a}-vs-{b}")
         assert f"../live/?a={a}&amp;b={b}" in stub and f"../../engines/{a}/" in stub  # and links to both engines
         assert resolves(site, f"/compare/{a}-vs-{b}/")  # a promised pair URL keeps working
+        old = "-vs-".join(sorted(old_id if e == f"{old_id}-renamed" else e for e in (a, b)))
+        assert page(site, f"compare/{old}") == stub  # and so does its address under the old id
 
 
 def test_an_undefined_name_in_a_page_fails_the_build_naming_the_page(tmp_path):

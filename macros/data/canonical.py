@@ -7,9 +7,24 @@ which keeps comments and quoting).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from macros.data.schema import load_schemas, resolve
+
+
+@dataclass(frozen=True)
+class LeftKey:
+    """A key `make fmt` left where it was: the order of its mapping does not know it."""
+    pointer: tuple  # the mapping's
+    key: str
+    line: int  # 1-based
+    col: int
+    known: tuple  # the keys the mapping may hold, in order
+
+    @property
+    def is_feature(self) -> bool:
+        return self.pointer[-1:] == ("support",)
 
 
 def mapping_orders(data, schema_name: str, schema_dir: Path, feature_order: list[str]):
@@ -38,9 +53,16 @@ def mapping_orders(data, schema_name: str, schema_dir: Path, feature_order: list
 
 
 def canonical_keys(keys, order: list[str]) -> list:
-    """Keys in the expected order; keys the order does not know keep their place at the end."""
+    """Keys in the expected order; a key the order does not know (a typo) keeps its place."""
     rank = {key: i for i, key in enumerate(order)}
-    return sorted(keys, key=lambda k: rank.get(k, len(rank)))
+    known = iter(sorted((k for k in keys if k in rank), key=rank.__getitem__))
+    return [next(known) if k in rank else k for k in keys]
+
+
+def unknown_keys(keys, order: list[str]) -> list:
+    """The keys the order does not know: `make fmt` leaves them where they are, and says so."""
+    known = set(order)
+    return [k for k in keys if k not in known]
 
 
 def round_trip_yaml():
@@ -72,16 +94,21 @@ def write_in_place(path: Path, text: str) -> None:
         handle.write(text)
 
 
-def reorder_file(path: Path, before: str, schema_name: str, schema_dir: Path, feature_order: list[str]) -> bool:
-    """Rewrite one file (whose text is `before`) in canonical key order, keeping comments.
-    True when it changed. Never writes through a symbolic link."""
+def reorder_file(path: Path, before: str, schema_name: str, schema_dir: Path,
+                 feature_order: list[str]) -> tuple[bool, list[LeftKey]]:
+    """Rewrite one file (whose text is `before`) in canonical key order, keeping comments. Returns
+    whether it changed, and the keys it left in place. Never writes through a symbolic link."""
     yaml = round_trip_yaml()
     data = yaml.load(before)
-    for _, mapping, order in mapping_orders(data, schema_name, schema_dir, feature_order):
+    left = []
+    for pointer, mapping, order in mapping_orders(data, schema_name, schema_dir, feature_order):
+        for key in unknown_keys(list(mapping), order):
+            line, col = mapping.lc.key(key)
+            left.append(LeftKey(pointer, str(key), line + 1, col + 1, tuple(order)))
         for key in canonical_keys(list(mapping), order):
             mapping.move_to_end(key)
     after = dump(yaml, data)
     if after == before:
-        return False
+        return False, left
     write_in_place(path, after)
-    return True
+    return True, left

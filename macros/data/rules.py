@@ -6,6 +6,7 @@ the order they run; tests/test_rules.py shows each one firing on a bad fixture.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 import unicodedata
 from collections import Counter
@@ -27,6 +28,12 @@ def run_rules(catalog: Catalog, today: dt.date) -> list[Problem]:
     return [problem for check in RULES for problem in check(catalog, today)]
 
 
+def renamed_tip(records: dict, old: str, write: str) -> str:
+    """The tip for a reference to the former id of a feature or engine in `records`, or "": `write` shows the new one."""
+    new = next((r.id for r in records.values() if old in r.former_ids), "")
+    return f"'{old}' was renamed '{new}': write `{write.format(new)}`" if new else ""
+
+
 @rule
 def engine_id_matches_file(catalog, today):
     """An engine's `id` equals its file name, so data/engines/<id>.yml is where to look."""
@@ -36,6 +43,30 @@ def engine_id_matches_file(catalog, today):
                                         f"rename the file to {engine.id}.yml, or set `id: {engine.file_stem}`", at=("id",))
 
 
+def misspelt_features(catalog, engine) -> dict[str, str]:
+    """Keys of an engine's `support` that are no feature but a typo (or former id) of one it has no statement for."""
+    declared = engine.origin.doc.data.get("support") or {}
+    if not isinstance(declared, dict):
+        return {}
+    former = {old: f.id for f in catalog.features.values() for old in f.former_ids}
+    missing = [fid for fid in catalog.features if fid not in declared]
+    unknown = [k for k in engine.support if k not in catalog.features and k not in catalog.broken_ids]
+    found = {}
+    for key in unknown[:SHOWN_PER_FILE]:  # the ones unknown_feature reports
+        free = [fid for fid in missing if fid not in found.values()]
+        close = [former[key]] if former.get(key) in free else difflib.get_close_matches(str(key), free, n=1, cutoff=0.6)
+        if close:
+            found[key] = close[0]
+    return found
+
+
+def _misspelt_tip(catalog, key: str, meant: str) -> str:
+    """The tip for a `support` key that stands for feature `meant`: a typo or a former id."""
+    feature = catalog.features[meant]
+    why = f"'{key}' was renamed '{meant}'." if key in feature.former_ids else f"did you mean '{meant}'?"
+    return f"{why} This file has no statement for '{meant}' ({feature.name}): rename the key to `{meant}:`"
+
+
 @rule
 def unknown_feature(catalog, today):
     """Every feature id in an engine's `support` exists in data/features.yml."""
@@ -43,10 +74,14 @@ def unknown_feature(catalog, today):
         return
     features = catalog.features
     for engine in catalog.engines.values():
+        misspelt = misspelt_features(catalog, engine)
         unknown = [(fid, s) for fid, s in engine.support.items() if fid not in features and fid not in catalog.broken_ids]
         for fid, statement in unknown[:SHOWN_PER_FILE]:
-            yield statement.origin.problem(f"unknown feature '{fid}'", did_you_mean(fid, features, "feature")
-                                           or "add it to data/features.yml first", key=True)
+            meant = misspelt.get(fid)
+            close = "" if meant else did_you_mean(fid, features, "feature")
+            tip = _misspelt_tip(catalog, fid, meant) if meant else \
+                close if close.startswith("did you mean") else "add it to data/features.yml first"
+            yield statement.origin.problem(f"unknown feature '{fid}'", tip, key=True)
         if len(unknown) > SHOWN_PER_FILE:
             yield engine.origin.problem(f"and {len(unknown) - SHOWN_PER_FILE} more unknown features in this file",
                                         "support lists the feature ids of data/features.yml", at=("support",), key=True)
@@ -59,8 +94,9 @@ def missing_statement(catalog, today):
         return
     for engine in catalog.engines.values():
         declared = engine.origin.doc.data.get("support") or {}
+        misspelt = set(misspelt_features(catalog, engine).values())  # unknown_feature names them, at the typo
         for fid, feature in catalog.features.items():
-            if fid not in declared:
+            if fid not in declared and fid not in misspelt:
                 yield engine.origin.problem(f"no statement for feature '{fid}' ({feature.name})",
                                             "add it under `support:`; use `status: unknown` and say what you looked for "
                                             "when no source says", at=("support",), key=True)
@@ -83,16 +119,22 @@ def unknown_source(catalog, today):
                                          at=at + (i,))
 
 
+def citations(catalog) -> Counter:
+    """How many times each source id is cited: by engines, their facts and their statements."""
+    cited = Counter(sid for engine in catalog.engines.values() for sid in engine.sources)
+    cited.update(sid for statement in catalog.statements() for sid in statement.sources)
+    cited.update(sid for e in catalog.engines.values() for f in e.facts() for sid in f.sources)
+    return cited
+
+
 @rule
 def source_never_cited(catalog, today):
     """Every source in data/sources.yml is cited at least once: an uncited source is clutter or a lost claim."""
     if not catalog.complete:
         return
-    cited = {sid for engine in catalog.engines.values() for sid in engine.sources}
-    cited |= {sid for statement in catalog.statements() for sid in statement.sources}
-    cited |= {sid for e in catalog.engines.values() for f in e.facts() for sid in f.sources}
+    cited = citations(catalog)
     for source in catalog.sources.values():
-        if source.id not in cited:
+        if not cited[source.id]:
             yield source.origin.problem(f"source '{source.id}' is never cited",
                                         "cite it from a statement, or remove it", at=("id",))
 
@@ -137,6 +179,7 @@ def featured_comparisons_exist(catalog, today):
         for i, other in enumerate(engine.featured):
             if other == engine.id or other not in catalog.engines:
                 yield engine.origin.problem(f"featured comparison with '{other}', which is not another engine",
+                                            renamed_tip(catalog.engines, other, "{}") or
                                             did_you_mean(other, set(catalog.engines) - {engine.id}, "engine"),
                                             at=("featured-comparisons", i))
 
@@ -148,7 +191,8 @@ def need_niches_name_engines(catalog, today):
         for i, eid in enumerate(need.only_for):
             if eid not in catalog.engines and eid not in catalog.broken_ids:
                 yield need.origin.problem(f"'for' names '{eid}', which is not an engine",
-                                          did_you_mean(eid, catalog.engines, "engine"), at=("for", i))
+                                          renamed_tip(catalog.engines, eid, "{}")
+                                          or did_you_mean(eid, catalog.engines, "engine"), at=("for", i))
 
 
 @rule
@@ -164,19 +208,31 @@ def retired_ids_stay_retired(catalog, today):
         seen.add(record.id)
         for i, fid in enumerate(record.became):
             if fid not in catalog.features:
-                yield record.origin.problem(f"'{fid}' is not a feature", did_you_mean(fid, catalog.features, "feature"),
-                                            at=("became", i))
+                yield record.origin.problem(f"'{fid}' is not a feature", renamed_tip(catalog.features, fid, "{}")
+                                            or did_you_mean(fid, catalog.features, "feature"), at=("became", i))
 
 
 @rule
 def duplicate_source_url(catalog, today):
     """Two sources do not share a URL: cite one source id from many statements instead."""
-    first = {}
+    first, cited = {}, citations(catalog)
     for source in catalog.source_list:
-        if source.url in first and first[source.url] != source.id:
-            yield source.origin.problem(f"source '{source.id}' has the same URL as '{first[source.url]}'",
-                                        f"cite '{first[source.url]}' instead and remove this one", at=("url",))
-        first.setdefault(source.url, source.id)
+        other = first.get(source.url)
+        if other and other.id != source.id:
+            keep, drop = sorted((other, source), key=lambda s: -cited[s.id])  # the more cited; the first on a tie
+            line = other.origin.doc.where(other.origin.pointer + ("url",))[0]
+            n = cited[drop.id]
+            repoint = (f"change {'the citation' if n == 1 else f'the {n} citations'} of '{drop.id}' to '{keep.id}', "
+                       f"then remove '{drop.id}'" if n else f"remove '{drop.id}', which nothing cites")
+            yield source.origin.problem(f"source '{source.id}' has the same URL as '{other.id}' (line {line})",
+                                        f"keep '{keep.id}' (cited {_times(cited[keep.id])}); {repoint} (first move into "
+                                        f"'{keep.id}' any version, commit or quote only '{drop.id}' has)", at=("url",))
+        first.setdefault(source.url, source)
+
+
+def _times(count: int) -> str:
+    """'once', '3 times'."""
+    return "once" if count == 1 else f"{count} times"
 
 
 def _dated(catalog):
@@ -298,8 +354,10 @@ def guide_features_exist(catalog, today):
         refs += [(Origin(origin.doc, ("interfaces", key)), fid) for key, fid in catalog.interfaces.items()]
     for origin, fid in refs:
         if fid not in features and fid not in catalog.broken_ids:
-            yield origin.problem(f"unknown feature '{fid}'", did_you_mean(fid, features, "feature"),
-                                 at=("feature",) if origin.pointer[:1] != ("interfaces",) else ())
+            interface = origin.pointer[:1] == ("interfaces",)
+            key = origin.pointer[-1] if interface else "feature"
+            yield origin.problem(f"unknown feature '{fid}'", renamed_tip(catalog.features, fid, f"{key}: {{}}")
+                                 or did_you_mean(fid, features, "feature"), at=() if interface else ("feature",))
 
 
 HARDWARE = "hardware"  # the category whose features a statement's `scope` names
@@ -318,6 +376,7 @@ def scope_names_hardware(catalog, today):
             for i, fid in enumerate(statement.scope):
                 if fid not in hardware:
                     yield statement.origin.problem(f"scope names '{fid}', which is not a hardware feature",
+                                                   renamed_tip(catalog.features, fid, "{} in scope") or
                                                    (did_you_mean(fid, hardware, "hardware feature") if hardware else "")
                                                    or "scope lists feature ids of the Hardware category", at=("scope", i))
                 elif engine.support.get(fid) is not None and strength_is(catalog, engine.support[fid], ABSENT):
@@ -686,6 +745,12 @@ def primary_source_is_a_page(catalog, today):
 
 # --- the original article --------------------------------------------------------------
 
+def _carrier_tip(catalog, carrier) -> str:
+    """A tip for a claim's carrier that names a former engine or feature id, or ""."""
+    return "; ".join(filter(None, [renamed_tip(catalog.engines, carrier.engine, "engine: {}"),
+                                   renamed_tip(catalog.features, carrier.feature, "feature: {}")]))
+
+
 @rule
 def seed_claims_hold(catalog, today):
     """Each claim of the original article names real statements; one that differs cites the article and says so; the verdict fits."""
@@ -695,17 +760,20 @@ def seed_claims_hold(catalog, today):
         return
     source = catalog.sources.get(catalog.seed_source)
     first = catalog.seed_claims[0].origin
-    if source is None or source.kind != "claim":
+    if (source is None or source.kind != "claim") and "sources.yml" not in catalog.unread:
         yield first.doc.problem(("source",), f"'{catalog.seed_source}' is not a source of kind `claim` in data/sources.yml",
                                 "name the article's source id")
     for claim in catalog.seed_claims:
-        differing, unknown = [], []
+        differing, unknown, absent = [], [], False
         for carrier in claim.carried_by:
-            statement = catalog.engines.get(carrier.engine, None)
-            statement = statement.support.get(carrier.feature) if statement else None
+            engine = catalog.engines.get(carrier.engine, None)
+            statement = engine.support.get(carrier.feature) if engine else None
             if statement is None:
-                yield carrier.origin.problem(f"no statement {carrier.engine}/{carrier.feature} to carry this claim",
-                                             "name an engine id and a feature id from the data")
+                absent = True  # the verdict cannot be judged on part of its statements
+                if engine is None or carrier.feature not in catalog.features:  # else the engine's file says what is wrong
+                    yield carrier.origin.problem(f"no statement {carrier.engine}/{carrier.feature} to carry this claim",
+                                                 _carrier_tip(catalog, carrier) or
+                                                 "name an engine id and a feature id from the data")
                 continue
             unknown += [statement] if strength_is(catalog, statement, UNDOCUMENTED) else []
             if statement.status not in carrier.implies:
@@ -718,7 +786,7 @@ def seed_claims_hold(catalog, today):
                         "article says, so readers see the difference", at=("detail",))
         fits = {"confirmed": not differing and not claim.refines, "refined": bool(differing) or bool(claim.refines),
                 "contradicted": bool(differing), "unverified": bool(unknown)}
-        if not fits[claim.verdict]:
+        if not fits[claim.verdict] and not absent:
             expected = "unverified" if unknown else ("refined or contradicted" if differing else
                                                      "refined (it says what `refines`)" if claim.refines else "confirmed")
             yield claim.origin.problem(f"verdict '{claim.verdict}' does not fit the statements that carry the claim",

@@ -85,6 +85,12 @@ def _validator(schema_dir: str, name: str) -> Draft202012Validator:
     return Draft202012Validator(schemas[name], registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
+def _expected(description: str) -> str:
+    """A field's description as the tip for a value it refuses: what the value should be."""
+    what = description.removeprefix("Optional: ")
+    return f"expected {what[:1].lower()}{what[1:]}" if what else ""
+
+
 def _explain(error, doc: Document) -> Problem:
     pointer = tuple(error.absolute_path)
     value, schema, kind = error.instance, error.schema, error.validator
@@ -117,7 +123,7 @@ def _explain(error, doc: Document) -> Problem:
             return doc.problem(pointer, f"'{value}' is not a date in YYYY-MM-DD form", "write it like 2026-11-29")
         if schema["pattern"] == KEBAB:
             return doc.problem(pointer, f"'{value}' is not a kebab-case id", "use lowercase letters, digits and single hyphens: 'prefix-caching'")
-        return doc.problem(pointer, f"'{value}' is not a valid '{field}'", about)
+        return doc.problem(pointer, f"'{value}' is not a valid '{field}'", _expected(about))
     if kind == "format" and schema.get("format") == "date":
         return doc.problem(pointer, f"'{value}' is not a real date", "check the month and the day")
     if kind in ("minItems", "minLength"):

@@ -58,9 +58,19 @@ def on_config(config):
     # the age of the data on every page, so a screenshot or a wiki paste shows it
     config["copyright"] = (f"Data as of {catalog.data_date} · commit {settings.commit} · "
                            "data CC BY 4.0, code Apache-2.0")
-    # renamed features and engines: their old pages redirect (the redirect keeps the #anchor)
-    config.plugins["redirects"].config["redirect_maps"].update(catalog.redirects())
+    # renamed features and engines: their old pages redirect (the redirect keeps the #anchor); the old
+    # address of a comparison drawn in the browser gets that comparison's stub instead (outputs/pair_stubs.py)
+    config.plugins["redirects"].config["redirect_maps"].update(page_redirects(build))
     return config
+
+
+def page_redirects(build) -> dict[str, str]:
+    """The redirects that lead to a page MkDocs builds: every one but those to a pair drawn in the browser."""
+    from macros.site.render import rendered_pairs
+    from macros.site.views import pair_slug
+
+    rendered = {f"compare/{pair_slug(a.id, b.id)}.md" for a, b in rendered_pairs(build)}
+    return {old: new for old, new in build.catalog.redirects().items() if not new.startswith("compare/") or new in rendered}
 
 
 def _call(macro: str, *ids: str) -> str:

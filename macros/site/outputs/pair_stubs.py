@@ -18,12 +18,17 @@ def files(build) -> dict[str, str]:
 
     template = environment().get_template("outputs/pair_stub.html")
     rendered = {(a.id, b.id) for a, b in rendered_pairs(build)}
+    former = {}  # a pair's page -> the pages it had under former engine ids
+    for old, new in build.catalog.redirects().items():
+        former.setdefault(new, []).append(old)
     found = {}
     for a, b in build.catalog.pairs():
         if (a.id, b.id) not in rendered:
             target = f"../live/?a={a.id}&b={b.id}"
             # JSON inside <script>: no `<`, `>` or `&` reaches the element
             target_js = Markup(json.dumps(target).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-            found[f"compare/{pair_slug(a.id, b.id)}/index.html"] = template.render(a=a, b=b, target=target,
-                                                                                   target_js=target_js)
+            stub = template.render(a=a, b=b, target=target, target_js=target_js)
+            page = f"compare/{pair_slug(a.id, b.id)}.md"
+            for path in (page, *former.get(page, ())):  # the same depth, so the relative target holds
+                found[f"{path.removesuffix('.md')}/index.html"] = stub
     return found
