@@ -44,6 +44,8 @@ AXE_PAGES = ("home", "compare", "matrix", "guide", "feature", "engine", "article
 DARK_AXE_PAGES = ("home", "compare", "matrix", "guide")
 # checked for overflow at each size, and kept as screenshots
 SCREENED = (*AXE_PAGES, "quality", "sources")
+# the pages a reader decides on: screenshots in both schemes
+DECIDING = ("home", "compare", "matrix", "engine")
 # in the dark scheme only colours change: the rules that read them
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
@@ -223,10 +225,41 @@ def test_a_cell_opens_its_detail_with_sources_and_wiki_snippets(context, base_ur
     cell = page.locator(f"td[id='{feature.id}--{b.id}'] > details")
     cell.locator("summary").click()
     assert cell.get_attribute("open") is not None and cell.locator("a[href^='#cite-']").count() >= 1
-    cell.locator("button.di-snippet", has_text="Markdown").click()
+    cell.get_by_role("button", name="Markdown", exact=True).click()  # the link, not "Copy Markdown" of the badge
     snippet = page.evaluate("navigator.clipboard.readText()")
-    assert snippet.startswith("[") and f"#{feature.id}--{b.id})" in snippet
+    assert snippet.startswith("[") and not snippet.startswith("[![") and f"#{feature.id}--{b.id})" in snippet
     assert b.name in re.sub(r"\\(.)", r"\1", snippet)  # the name, Markdown-escaped
+
+
+def test_a_badge_is_two_clicks_from_a_feature_page(context, base_url, catalog, site):
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    feature = list(catalog.features.values())[-1]
+    engine = list(catalog.engines.values())[len(catalog.engines) // 2]
+    page.goto(base_url + f"features/{feature.id}/")
+    cell = page.locator(f"tr[id='{feature.id}--{engine.id}'] details")
+    cell.locator("summary").click()  # one: open the cell
+    cell.locator("button.di-badge-toggle").click()  # two: its badge
+    panel = cell.locator(".di-badge-panel")
+    image = base_url + f"badges/{engine.id}/{feature.id}.svg"
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=panel.locator("img").element_handle())
+    assert panel.locator("img").get_attribute("src") == image and (site / f"badges/{engine.id}/{feature.id}.svg").is_file()
+    panel.locator("button", has_text="Copy Markdown").click()
+    markdown = page.evaluate("navigator.clipboard.readText()")
+    assert markdown.startswith("[![") and f"]({image})](" in markdown and f"#{feature.id}--{engine.id})" in markdown
+    html = panel.locator("button", has_text="Copy HTML").get_attribute("data-snippet")
+    assert html.startswith(f'<a href="{base_url}features/{feature.id}/#{feature.id}--{engine.id}"><img src="{image}"')
+
+
+def test_badge_snippets_escape_hostile_names(context, base_url):
+    page = context.new_page()
+    page.goto(base_url + "matrix/")
+    out = page.evaluate("(c) => Object.fromEntries(Object.entries(window.diBadgeSnippets).map(([k, f]) => "
+                        "[k, f(c, 'https://example.org/badges/a (b)/c.svg')]))", HOSTILE_CELL)
+    alt, image, url = re.fullmatch(r"\[!\[(.*)\]\((\S+)\)\]\((\S+)\)", out["Markdown"], re.S).groups()
+    assert not re.search(r"(?<!\\)[\[\]()<>]", alt) and "(" not in image + url and " " not in image + url
+    # HTML: one link around one image, every quote and angle bracket of the data as an entity
+    assert re.fullmatch(r'<a href="[^"<>]*"><img src="[^"<>]*" alt="[^"<>]*"></a>', out["HTML"]), out["HTML"]
 
 
 def test_copy_link_to_a_row_and_the_target_is_marked(context, base_url, catalog):
@@ -241,17 +274,31 @@ def test_copy_link_to_a_row_and_the_target_is_marked(context, base_url, catalog)
     assert page.locator(f"tr[id='{feature}']").evaluate("e => e.classList.contains('di-targeted')")
 
 
+SIZES = [(1440, 900), (390, 844)]
+
+
+# the lowest edge of whatever sticks to the top of the window: the header, a toolbar, a copied table head
+STICKY_BOTTOM = """(() => Math.max(0, ...[...document.querySelectorAll("body *")].filter(e => {
+  const style = getComputedStyle(e), box = e.getBoundingClientRect();
+  return ["sticky", "fixed"].includes(style.position) && style.visibility !== "hidden" && box.height > 0
+    && box.right > 0 && box.left < innerWidth && box.bottom < innerHeight / 2  // in view, at the top (not a closed drawer)
+    && box.top <= 1 + (parseFloat(style.top) || 0);
+}).map(e => e.getBoundingClientRect().bottom)))()"""
+
+
+@pytest.mark.parametrize("width,height", SIZES)
 @pytest.mark.parametrize("url", ["matrix/#{f}", "compare/{a}-vs-{b}/#{f}--{b}"])
-def test_a_deep_link_lands_visibly(browser, base_url, catalog, url):
+def test_a_deep_link_lands_visibly(browser, base_url, catalog, url, width, height):
     a, b = first_pair(catalog)
     feature = list(catalog.features)[len(catalog.features) // 2]
-    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(base_url + url.format(a=a.id, b=b.id, f=feature), wait_until="load")
+    page.wait_for_timeout(200)  # the script opens the cell, which may move the page
     target = page.locator(":target")
     style = target.evaluate("e => getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).backgroundColor")
     assert style.startswith("solid") and "rgba(0, 0, 0, 0)" not in style
     box = target.bounding_box()
-    assert 0 <= box["y"] < 900  # in view
+    assert page.evaluate(STICKY_BOTTOM) <= box["y"] + 1 and box["y"] < height  # below the sticky bars, in view
     if "compare" in url:
         assert target.locator("details").get_attribute("open") is not None  # the detail opened by itself
     page.close()
@@ -430,7 +477,6 @@ def test_controls_work_with_the_keyboard(watched, base_url, catalog):
 
 # --- the first screen, phones, and both schemes ---------------------------------------------
 
-SIZES = [(1440, 900), (390, 844)]
 
 # The texts in the page's content cut off by their box (an ellipsis, or overflow hidden): a table that
 # scrolls sideways is not clipping, and text only for screen readers is clipped on purpose.
@@ -457,25 +503,29 @@ def test_decision_first_on_every_size_and_scheme(browser, base_url, catalog, wid
     assert page.locator("[data-di-tally]").bounding_box()["y"] < height, width
     # one page of each template: it loads clean and offline (no console error, no failed request,
     # no request to another origin) and is no wider than the screen. The scheme changes neither,
-    # so once per size, with a screenshot of the main pages for a reviewer (kept as artifacts).
+    # so once per size; with screenshots of the main pages for a reviewer (kept as artifacts), the
+    # pages a reader decides on in both schemes.
     # (on a desktop, the pages with wide tables; on a phone, every template)
-    for name in (AUDITED if width < 600 else SCREENED) if scheme == "light" else ():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for name in (AUDITED if width < 600 else SCREENED) if scheme == "light" else DECIDING:
         page.goto(base_url + AUDITED[name], wait_until="load")
         assert page.evaluate("document.documentElement.scrollWidth") <= width, name
         if width < 600:
             assert page.evaluate(CLIPPED) == [], name
         if name in SCREENED:
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}x{height}.png"))
+            page.screenshot(path=str(SCREENSHOTS / f"{name}-{scheme}-{width}x{height}.png"))
     page.wait_for_load_state("networkidle")
     assert watched.problems == []
-    # the guide's answer in view after ticking a need
+    # the guide's answer in view after ticking a need; a screenshot with a second one ticked
     page.goto(base_url + "guide/", wait_until="load")
-    box = page.locator(f"input[name=need][value='{catalog.needs[-1].id}']")
-    box.scroll_into_view_if_needed()
-    box.check()
+    def tick(need):
+        page.locator(f"input[name=need][value='{need.id}']").check()
+
+    tick(catalog.needs[-1])
     result = page.locator("[data-di-results] .di-fits").bounding_box()
     assert result and result["y"] < height and result["y"] + 10 > 0
+    tick(catalog.needs[0])
+    page.screenshot(path=str(SCREENSHOTS / f"guide-ticked-{scheme}-{width}x{height}.png"))
     context.close()
 
 
@@ -521,6 +571,38 @@ def test_a_comparison_on_a_phone_gives_each_engine_a_full_width_line(browser, ba
     assert all(wide and below for cells in rows for wide, below, _ in cells)
     assert {label for cells in rows for *_, label in cells} == {a.name, b.name}
     assert page.evaluate(CLIPPED) == []
+    page.close()
+
+
+@pytest.mark.parametrize("url", ["matrix/", "compare/{a}-vs-{b}/"])
+def test_a_toolbar_on_a_phone_is_one_control(browser, base_url, catalog, url):
+    a, b = first_pair(catalog)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(base_url + url.format(a=a.id, b=b.id), wait_until="load")
+    toolbar = page.locator(".di-toolbar")
+    toggle = toolbar.locator(".di-toolbar__toggle")
+    controls = toolbar.locator("select, input, button:not(.di-toolbar__toggle)")
+    assert toggle.is_visible() and not any(c.is_visible() for c in controls.all())
+    assert toolbar.locator("[data-di-count]").is_visible()  # what the filters give stays in view
+    assert toolbar.bounding_box()["height"] <= 60  # one line, not a quarter of the screen
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true" and all(c.is_visible() for c in controls.all())
+    page.set_viewport_size({"width": 1440, "height": 900})  # on a desktop every control shows, no toggle
+    toggle.click() if toggle.is_visible() else None
+    assert not toggle.is_visible() and all(c.is_visible() for c in controls.all())
+    page.close()
+
+
+def test_the_skip_link_is_the_first_stop_and_leads_to_the_content(browser, base_url, catalog):
+    engine = next(iter(catalog.engines))
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.goto(base_url + f"engines/{engine}/", wait_until="load")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("[document.activeElement.classList.contains('md-skip'), document.activeElement.getAttribute('href')]")
+    assert focused[0] and page.locator("a.md-skip").is_visible()
+    page.keyboard.press("Enter")
+    assert page.evaluate("location.hash") == focused[1]
+    assert page.locator(focused[1]).evaluate("(e) => e.contains(document.querySelector('.di-engine'))")
     page.close()
 
 

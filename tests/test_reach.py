@@ -103,6 +103,26 @@ def test_a_badge_for_every_statement_with_a_title_and_the_status(site, catalog):
             assert svg.get("role") == "img" and label in title and engine.name in title and label in svg.get("aria-label")
 
 
+def test_a_renamed_feature_or_engine_keeps_its_badge_addresses(data):
+    from types import SimpleNamespace
+
+    from macros.data.catalog import build_catalog
+    from macros.site.outputs import badges
+
+    data.replace("features.yml", "      - id: prefix-caching\n", "      - id: prefix-reuse\n        former-ids: [prefix-caching]\n")
+    for name in ("engines/alpha.yml", "engines/beta.yml"):
+        data.replace(name, "  prefix-caching:", "  prefix-reuse:")
+    data.replace("guide.yml", "feature: prefix-caching", "feature: prefix-reuse")
+    data.replace("engines/beta.yml", "id: beta\n", "id: beta-two\nformer-ids: [beta]\n")
+    data.file("engines/beta.yml").rename(data.file("engines/beta-two.yml"))
+    found = badges.files(SimpleNamespace(catalog=build_catalog(data.path)))
+    new = found["badges/beta-two/prefix-reuse.svg"]
+    assert found["badges/beta/prefix-caching.svg"] == found["badges/beta/prefix-reuse.svg"] == \
+        found["badges/beta-two/prefix-caching.svg"] == new
+    assert found["badges/alpha/prefix-caching.svg"] == found["badges/alpha/prefix-reuse.svg"] != new
+    assert "badges/alpha/http-server.svg" in found and "badges/alpha/alpha.svg" not in found
+
+
 def test_badge_text_is_escaped():
     import xml.etree.ElementTree as ET
 

@@ -91,6 +91,32 @@ def test_every_page_has_a_skip_link_to_its_content(site):
         assert links[0] in ids(html), path
 
 
+def test_the_verdict_names_at_most_five_pieces_to_build_and_links_the_rest(site, catalog):
+    from macros.site import verdict
+
+    for a, b in render.rendered_pairs(catalog):
+        html = page(site, f"compare/{a.id}-vs-{b.id}")
+        lines = re.findall(r'<p class="di-builds">(.*?)</p>', html)
+        assert len(lines) == 2
+        for engine, line in zip((a, b), lines):
+            builds = [gap for gap, _, ships in verdict.stack(catalog, engine) if not ships]
+            named = re.findall(rf'href="[./]*features/([a-z0-9-]+)/#\1--{engine.id}"', line)
+            assert named == [gap.feature for gap in builds][:5]
+            more = re.search(rf'guide/#build-yourself-{engine.id}">(\d+) more</a>', line)
+            assert (int(more[1]) if more else 0) == max(0, len(builds) - 5)
+
+
+def test_search_snippets_keep_words_apart(site, catalog):
+    """The search index holds readable text: no two names of the data run together, as the cells of a
+    table header or the options of a menu do when their markup is stripped."""
+    from itertools import permutations
+
+    docs = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    names = [e.name for e in catalog.engines.values()] + [s.label for s in catalog.statuses.values()]
+    joined = [(doc["location"], a + b) for doc in docs for a, b in permutations(names, 2) if a + b in doc["text"]]
+    assert joined == []
+
+
 def test_no_template_syntax_leaks(site):
     for path in site.rglob("*"):
         if path.suffix in (".html", ".json", ".xml"):

@@ -328,9 +328,10 @@
     });
   }
   function line(c) { return c.engine + ", " + c.feature + ": " + c.status + (c.value ? " (" + c.value + ")" : ""); }
+  function markdownText(text) { return text.replace(/([\\`*_{}\[\]()#+\-.!|<>~])/g, "\\$1"); }
   var SNIPPETS = {
     "Markdown": function (c) {
-      return "[" + line(c).replace(/([\\`*_{}\[\]()#+\-.!|<>~])/g, "\\$1") + "](" + safeUrl(c.url) + ")";
+      return "[" + markdownText(line(c)) + "](" + safeUrl(c.url) + ")";
     },
     "Confluence": function (c) {
       return "[" + line(c).replace(/([\\\[\]{}|*_+\-^~?!#])/g, "\\$1") + "|" + safeUrl(c.url) + "]";
@@ -352,6 +353,63 @@
       return repo + "/-/issues/new?" + new URLSearchParams({"issue[title]": title, "issue[description]": "Cell: " + c.url}).toString();
     }
     return repo + "/issues/new?" + new URLSearchParams({template: "wrong-cell.yml", title: title, link: c.url}).toString();
+  }
+
+  // Each statement has a badge (badges/<engine>/<feature>.svg, macros/site/outputs/badges.py), found
+  // from the cell's id, <feature>--<engine> (ids are kebab-case, so "--" only ever splits them), and
+  // from where this script sits (assets/site.js, one folder below the site's root).
+  var SITE_ROOT = new URL("../", (document.currentScript && document.currentScript.src) || window.location.href).href;
+  function badgeOf(cell) {
+    var id = cell ? cell.id || (cell.closest("tr") || {}).id || "" : "";  // a feature page names its rows
+    var parts = id.split("--");
+    if (parts.length !== 2) { return ""; }
+    return SITE_ROOT + "badges/" + encodeURIComponent(parts[1]) + "/" + encodeURIComponent(parts[0]) + ".svg";
+  }
+  function htmlText(text) {
+    return text.replace(/[&<>"']/g, function (ch) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[ch]; });
+  }
+  var BADGE_SNIPPETS = {
+    "Markdown": function (c, image) {
+      return "[![" + markdownText(line(c)) + "](" + safeUrl(image) + ")](" + safeUrl(c.url) + ")";
+    },
+    "HTML": function (c, image) {
+      return '<a href="' + htmlText(c.url) + '"><img src="' + htmlText(image) + '" alt="' + htmlText(line(c)) + '"></a>';
+    }
+  };
+  window.diBadgeSnippets = BADGE_SNIPPETS;
+
+  // "Copy badge": the badge as it will look, and the Markdown and HTML that show it, each with a copy button.
+  function badgePanel(details, c, image) {
+    var toggle = el("button", "Copy badge", "di-snippet di-badge-toggle");
+    toggle.type = "button";
+    toggle.setAttribute("aria-expanded", "false");
+    var panel = el("div", null, "di-badge-panel");
+    panel.hidden = true;
+    var preview = el("img", null, "di-badge-preview");
+    preview.alt = line(c);
+    preview.setAttribute("data-src", image);
+    panel.appendChild(preview);
+    Object.keys(BADGE_SNIPPETS).forEach(function (name) {
+      var text = BADGE_SNIPPETS[name](c, image);
+      var row = el("p", null, "di-badge-code");
+      var code = el("code", text);
+      var copy = el("button", "Copy " + name, "di-snippet");
+      copy.type = "button";
+      copy.setAttribute("data-snippet", text);
+      copy.addEventListener("click", function () {
+        if (navigator.clipboard) { navigator.clipboard.writeText(text).then(function () { flash(copy, "Copied"); }); }
+      });
+      row.appendChild(copy);
+      row.appendChild(document.createTextNode(" "));
+      row.appendChild(code);
+      panel.appendChild(row);
+    });
+    toggle.addEventListener("click", function () {
+      panel.hidden = !panel.hidden;
+      toggle.setAttribute("aria-expanded", panel.hidden ? "false" : "true");
+      if (!panel.hidden && !preview.src) { preview.src = preview.getAttribute("data-src"); }  // fetched only when asked for
+    });
+    return [toggle, panel];
   }
 
   function setUpCells(container) {
@@ -380,6 +438,13 @@
         });
         meta.appendChild(button);
       });
+      var image = badgeOf(details.closest("td"));
+      if (image) {
+        var parts = badgePanel(details, c, image);
+        meta.appendChild(document.createTextNode(" · "));
+        meta.appendChild(parts[0]);
+        meta.after(parts[1]);
+      }
     }, true);
   }
 
@@ -486,6 +551,20 @@
     });
   }
 
+  // On a phone a toolbar is one control: a button that opens the filters, beside the count they
+  // give. The toolbar sticks to the top, so closed it takes one line of the screen, not four.
+  function collapseToolbar(toolbar) {
+    var toggle = el("button", "Filters", "di-toolbar__toggle");
+    toggle.type = "button";
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.addEventListener("click", function () {
+      var open = toolbar.classList.toggle("di-toolbar--open");
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+    toolbar.classList.add("di-toolbar--collapsible");
+    toolbar.insertBefore(toggle, toolbar.firstChild);
+  }
+
   // A table wider than its box scrolls sideways; while columns are hidden past the right edge, the
   // box shows a shadow there and a line under it says so, so no engine is out of view unannounced.
   function cueOverflow(box) {
@@ -526,6 +605,7 @@
     each(document, "[data-di-live]", setUpLive);
     each(document, ".di-compare, .di-feature, .di-engine", setUpCells);
     each(document, ".di-scroll, .di-wide", cueOverflow);
+    each(document, ".di-toolbar", collapseToolbar);
     setUpCopyLinks();
     setUpSearchButtons();
     showTarget();

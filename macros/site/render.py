@@ -15,12 +15,12 @@ from macros.site.renderers.engines import data_quality, engine_index, engine_pag
 from macros.site.renderers.features import feature_index, feature_page, retired_page
 from macros.site.renderers.guide import guide, guide_data  # noqa: F401
 from macros.site.renderers.overview import home, matrix, status_legend
-from macros.site.renderers.reference import data_date, seed_text, site_commit, sources_list
+from macros.site.renderers.reference import badge_example, data_date, seed_text, site_commit, sources_list
 
 # The macros a page may call, each as `{{ name("literal", ...) }}` (macros/site/pages.py refuses
 # anything else). Block macros return HTML kept aside while Markdown reads the page; text macros
 # return plain text that stays inside its sentence.
 BLOCK_MACROS = (home, status_legend, matrix, compare, compare_index, live_compare, feature_page, retired_page,
-                feature_index, engine_page, engine_index, guide, sources_list, seed_text, data_quality)
+                feature_index, engine_page, engine_index, guide, sources_list, seed_text, data_quality, badge_example)
 TEXT_MACROS = (data_date, site_commit)
 MACRO_NAMES = frozenset(f.__name__ for f in BLOCK_MACROS + TEXT_MACROS)

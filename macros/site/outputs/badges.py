@@ -1,4 +1,5 @@
-"""Status badges for wikis: badges/<engine>/<feature>.svg, one small SVG per statement, drawn by
+"""Status badges for wikis: badges/<engine>/<feature>.svg, one small SVG per statement (and the same
+at the addresses of former engine and feature ids, so a pasted badge survives a rename), drawn by
 the template outputs/badge.svg (text escaped; a title element makes it readable by screen
 readers; the symbol, label and colour are the status vocabulary's, its light-scheme colour dark
 enough for white text)."""
@@ -24,6 +25,9 @@ def files(build) -> dict[str, str]:
             status = catalog.statuses[st.status]
             label = f"{status.symbol} {status.label}" + (f": {st.value}" if st.value else "")
             title = f"{engine.name}, {feature.name}: {label} (checked {st.checked})"
-            found[f"badges/{engine.id}/{feature.id}.svg"] = badge_svg(f"{engine.name} · {feature.name}", label,
-                                                                      status.colours["light"], title)
+            svg = badge_svg(f"{engine.name} · {feature.name}", label, status.colours["light"], title)
+            # a badge in a wiki outlives a rename: the old ids' addresses carry the same badge
+            for engine_id in (engine.id, *engine.former_ids):
+                for feature_id in (feature.id, *feature.former_ids):
+                    found[f"badges/{engine_id}/{feature_id}.svg"] = svg
     return found

@@ -2,6 +2,8 @@
 commit as text inside a sentence."""
 from __future__ import annotations
 
+import html
+import re
 from types import SimpleNamespace
 
 from markupsafe import Markup
@@ -9,6 +11,8 @@ from markupsafe import Markup
 from macros.site.build import Build
 from macros.site.renderers.base import render_template
 
+
+MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
 
 # What each verdict of the original article's claims means: shown as a word and a symbol, never colour alone.
 VERDICTS = {
@@ -56,3 +60,22 @@ def data_date(build: Build, page_url: str) -> str:
 def site_commit(build: Build, page_url: str) -> str:
     """The commit the site was built from, as text inside a sentence."""
     return build.settings.commit
+
+def badge_example(build: Build, page_url: str) -> Markup:
+    """One badge and its Markdown and HTML, for the Data and API page: the engine others are most
+    often compared with, and its first feature it fully supports (any catalog has an example)."""
+    catalog = build.catalog
+    compared = {e.id: sum(e.id in other.featured for other in catalog.engines.values()) for e in catalog.engines.values()}
+    engine = max(catalog.engines.values(), key=lambda e: (compared[e.id], -list(catalog.engines).index(e.id)))
+    feature = next((f for f in catalog.features.values()
+                    if catalog.statuses[engine.support[f.id].status].strength.id == "full"),
+                   next(iter(catalog.features.values())))
+    alt = f"{engine.name}, {feature.name}"
+    badge, cell = f"badges/{engine.id}/{feature.id}.svg", f"features/{feature.id}/#{feature.id}--{engine.id}"
+    site = "https://<this-site>/"
+    # the snippets "Copy badge" gives (docs/assets/site.js, BADGE_SNIPPETS), as plain text the template escapes
+    markdown_alt = MARKDOWN_PUNCTUATION.sub(r"\\\1", alt)
+    snippets = [f"[![{markdown_alt}]({site}{badge})]({site}{cell})",
+                f'<a href="{site}{cell}"><img src="{site}{badge}" alt="{html.escape(alt)}"></a>']
+    return render_template("badge_example.html", build, page_url, engine=engine, feature=feature, badge_path=badge,
+                           snippets=snippets)
