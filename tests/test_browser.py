@@ -164,8 +164,11 @@ def test_matrix_sorts_a_column_by_status_and_resets(watched, base_url, catalog):
     page.goto(base_url + "matrix/")
     category = max(catalog.categories, key=lambda c: len(c.features))
     engine = next(iter(catalog.engines.values()))
-    statuses = lambda: page.locator(f".di-scroll tbody[data-category='{category.id}'] tr[data-feature] td:nth-child(2)").evaluate_all(
-        "cells => cells.map(c => c.getAttribute('data-status'))")
+
+    def statuses():
+        return page.locator(f".di-scroll tbody[data-category='{category.id}'] tr[data-feature] td:nth-child(2)").evaluate_all(
+            "cells => cells.map(c => c.getAttribute('data-status'))")
+
     original = statuses()
     page.click(".di-scroll button[data-di-sort='1']")
     ranks = [catalog.statuses[s].rank for s in statuses()]
@@ -382,7 +385,10 @@ def test_guide_answers_match_the_data(watched, base_url, catalog):
 def test_light_dark_switch(watched, base_url):
     page = watched.page
     page.goto(base_url + "engines/")
-    scheme = lambda: page.locator("body").get_attribute("data-md-color-scheme")
+
+    def scheme():
+        return page.locator("body").get_attribute("data-md-color-scheme")
+
     assert scheme() == "default"
     page.locator("form[data-md-component=palette] label:visible").first.click()
     assert scheme() == "slate"

@@ -308,7 +308,7 @@ def test_a_site_front_page_as_the_only_primary_source(data):
 def test_a_checked_date_is_in_the_future_only_past_today_anywhere_on_earth():
     from macros.data.rules import latest_today_on_earth
 
-    utc = dt.timezone.utc
+    utc = dt.UTC
     assert latest_today_on_earth(dt.datetime(2026, 11, 29, 9, 59, tzinfo=utc)) == dt.date(2026, 11, 29)
     assert latest_today_on_earth(dt.datetime(2026, 11, 29, 10, 0, tzinfo=utc)) == dt.date(2026, 11, 30)
 
