@@ -28,7 +28,7 @@ export DISABLE_MKDOCS_2_WARNING := true
 export PYTHONDONTWRITEBYTECODE := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help setup serve build check fmt diff new-engine refresh verify-quotes test browser-tools bench audit links twin lock clean
+.PHONY: help setup serve build check fmt diff new-engine refresh verify-quotes lint test browser-tools bench audit links twin lock clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -79,8 +79,31 @@ refresh: $(RUNTIME) ## Compare each engine's release channels (PyPI, GitHub) wit
 verify-quotes: $(RUNTIME) ## Fetch every quoted source; is its quote still there? make verify-quotes ARGS="--engine vllm"
 	@$(BIN)/python -m macros verify-quotes $(ARGS)
 
-test: $(STAMP) browser-tools ## Check the data, then every test on every core (browser included; the tests build the site strictly)
+# Lint: a small rule set that finds bugs, not taste, given here because the top level has no room
+# for a ruff.toml (--isolated: no configuration file anywhere is read, so every checkout lints alike).
+#   E4,E7,E9  ruff's own defaults from pycodestyle: imports not at the top, `== None`, bare except,
+#             a lambda bound to a name, syntax errors
+#   F         pyflakes: undefined names, unused imports and variables, a name defined twice (a test
+#             function redefined under the same name silently never runs)
+#   W6        an invalid escape sequence ("\d" outside a raw string): a SyntaxWarning, later an error
+#   B         bugbear: mutable defaults, loop variables caught late by closures, a comparison or
+#             expression whose result is dropped (a forgotten assert), zip() of unequal lengths
+#   UP        pyupgrade to Python 3.11, the oldest supported: deprecated aliases and spellings
+# Not chosen: line length and import order (no formatter owns the layout here, and ruff's isort
+# rewraps imports one name a line), docstring, annotation and naming rules (thousands of hits of taste).
+RUFF := $(BIN)/ruff check --isolated --no-cache --quiet --target-version py311 --select E4,E7,E9,F,W6,B,UP
+# site.js is served as it is: a syntax error would stop every script of the site, and only the
+# browser tests (skipped with BROWSER=0) would notice. Node comes with the browser tools.
+LINT := $(RUFF) macros tests && \
+	if command -v node >/dev/null; then node --check docs/assets/site.js; \
+	else echo "lint: no node, docs/assets/site.js not checked"; fi
+
+lint: $(STAMP) ## Lint the Python (ruff, a small rule set: see the Makefile) and check site.js parses
+	@$(LINT)
+
+test: $(STAMP) browser-tools ## Lint, check the data, then every test on every core (browser included; the tests build the site strictly)
 	@start=$$(date +%s); \
+	$(LINT) && \
 	$(BIN)/python -m macros check && \
 	BROWSER=$(BROWSER) CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -n $(JOBS) --dist worksteal && \
 	echo "make test: all green in $$(( $$(date +%s) - start )) s (target: 90 s warm on 2 cores)"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import shutil
 import subprocess
@@ -80,6 +81,32 @@ def as_build(catalog):
 
 def messages(problems) -> list[str]:
     return [str(p) for p in problems]
+
+
+def only(problems, text):
+    """The first problem whose message mentions `text`; the test fails, listing them all, when none does."""
+    found = [p for p in problems if text in p.message]
+    assert found, f"no problem mentioning {text!r} in {messages(problems)}"
+    return found[0]
+
+
+def git(repo: Path, *args: str) -> str:
+    """A git command in `repo` as a plain committer, whatever the machine's git configuration; its output."""
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=repo, check=True,
+                          capture_output=True, text=True).stdout
+
+
+def report_of(result: subprocess.CompletedProcess) -> dict:
+    """The JSON report a network tool printed (`--format json`), after it ran without a traceback."""
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr
+    return json.loads(result.stdout)
+
+
+def first_rendered_pair(catalog) -> tuple:
+    """The two engines of a pair with a pre-rendered page, however many engines there are."""
+    from macros.site.render import rendered_pairs
+
+    return rendered_pairs(catalog)[0]
 
 
 @pytest.fixture(scope="session")

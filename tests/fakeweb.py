@@ -44,15 +44,15 @@ class Reply:
     wait: float = 0.0
 
     @classmethod
-    def json(cls, data, status: int = 200, wait: float = 0.0, **headers) -> "Reply":
+    def json(cls, data, status: int = 200, wait: float = 0.0, **headers) -> Reply:
         return cls(status, json.dumps(data), {"Content-Type": "application/json", **headers}, wait)
 
     @classmethod
-    def html(cls, text: str, status: int = 200, wait: float = 0.0, **headers) -> "Reply":
+    def html(cls, text: str, status: int = 200, wait: float = 0.0, **headers) -> Reply:
         return cls(status, text, {"Content-Type": "text/html; charset=utf-8", **headers}, wait)
 
     @classmethod
-    def redirect(cls, location: str, status: int = 302) -> "Reply":
+    def redirect(cls, location: str, status: int = 302) -> Reply:
         return cls(status, b"", {"Location": location})
 
 
@@ -128,7 +128,7 @@ class FakeWeb:
             with self._lock:
                 self.active -= 1
 
-    def __enter__(self) -> "FakeWeb":
+    def __enter__(self) -> FakeWeb:
         self.thread.start()
         return self
 

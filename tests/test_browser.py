@@ -18,9 +18,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, first_rendered_pair
 from macros.data.catalog import build_catalog
-from macros.site.render import rendered_pairs
 from macros.site import guide as guide_logic
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -30,7 +29,7 @@ SCREENSHOTS = ROOT / "test-results" / "screenshots"
 
 def audited(catalog) -> dict[str, str]:
     """One page of each template, chosen from the data."""
-    a, b = rendered_pairs(catalog)[0]  # a pre-rendered pair, however many engines there are
+    a, b = first_rendered_pair(catalog)
     return {"home": "", "compare": f"compare/{a.id}-vs-{b.id}/", "matrix": "matrix/", "guide": "guide/",
             "feature": f"features/{next(iter(catalog.features))}/", "engine": f"engines/{a.id}/",
             "compare-index": "compare/", "engines": "engines/", "features": "features/", "sources": "sources/",
@@ -166,8 +165,11 @@ def test_matrix_sorts_a_column_by_status_and_resets(watched, base_url, catalog):
     page.goto(base_url + "matrix/")
     category = max(catalog.categories, key=lambda c: len(c.features))
     engine = next(iter(catalog.engines.values()))
-    statuses = lambda: page.locator(f".di-scroll tbody[data-category='{category.id}'] tr[data-feature] td:nth-child(2)").evaluate_all(
-        "cells => cells.map(c => c.getAttribute('data-status'))")
+
+    def statuses():
+        return page.locator(f".di-scroll tbody[data-category='{category.id}'] tr[data-feature] td:nth-child(2)").evaluate_all(
+            "cells => cells.map(c => c.getAttribute('data-status'))")
+
     original = statuses()
     page.click(".di-scroll button[data-di-sort='1']")
     ranks = [catalog.statuses[s].rank for s in statuses()]
@@ -191,16 +193,11 @@ def test_matrix_header_stays_in_view_while_scrolling(context, base_url):
 
 # --- comparison -----------------------------------------------------------------------------
 
-def first_pair(catalog):
-    a, b = rendered_pairs(catalog)[0]  # a pre-rendered pair, however many engines there are
-    return a, b
-
-
 def test_comparison_differences_only_and_hide_undocumented(watched, base_url, catalog):
     from macros.site.verdict import differs, known
 
     page = watched.page
-    a, b = first_pair(catalog)
+    a, b = first_rendered_pair(catalog)
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
     rows = page.locator("tr.di-row:visible")
     assert rows.count() == len(catalog.features)
@@ -219,7 +216,7 @@ def test_comparison_differences_only_and_hide_undocumented(watched, base_url, ca
 def test_a_cell_opens_its_detail_with_sources_and_wiki_snippets(context, base_url, catalog):
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    a, b = first_pair(catalog)
+    a, b = first_rendered_pair(catalog)
     feature = next(iter(catalog.features.values()))
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
     cell = page.locator(f"td[id='{feature.id}--{b.id}'] > details")
@@ -265,7 +262,7 @@ def test_badge_snippets_escape_hostile_names(context, base_url):
 def test_copy_link_to_a_row_and_the_target_is_marked(context, base_url, catalog):
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    a, b = first_pair(catalog)
+    a, b = first_rendered_pair(catalog)
     feature = list(catalog.features)[3]
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
     page.click(f"a.di-anchor[href='#{feature}']")
@@ -289,7 +286,7 @@ STICKY_BOTTOM = """(() => Math.max(0, ...[...document.querySelectorAll("body *")
 @pytest.mark.parametrize("width,height", SIZES)
 @pytest.mark.parametrize("url", ["matrix/#{f}", "compare/{a}-vs-{b}/#{f}--{b}"])
 def test_a_deep_link_lands_visibly(browser, base_url, catalog, url, width, height):
-    a, b = first_pair(catalog)
+    a, b = first_rendered_pair(catalog)
     feature = list(catalog.features)[len(catalog.features) // 2]
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(base_url + url.format(a=a.id, b=b.id, f=feature), wait_until="load")
@@ -370,7 +367,7 @@ def test_report_a_problem_opens_the_issue_form_filled_in(context, base_url, cata
     from urllib.parse import parse_qs, urlsplit
 
     page = context.new_page()
-    a, b = first_pair(catalog)
+    a, b = first_rendered_pair(catalog)
     feature = next(iter(catalog.features.values()))
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
     # the attributes a build with a repository writes (see test_a_site_hosted_on_gitlab_under_a_sub_path)
@@ -429,7 +426,10 @@ def test_guide_answers_match_the_data(watched, base_url, catalog):
 def test_light_dark_switch(watched, base_url):
     page = watched.page
     page.goto(base_url + "engines/")
-    scheme = lambda: page.locator("body").get_attribute("data-md-color-scheme")
+
+    def scheme():
+        return page.locator("body").get_attribute("data-md-color-scheme")
+
     assert scheme() == "default"
     page.locator("form[data-md-component=palette] label:visible").first.click()
     assert scheme() == "slate"
@@ -456,7 +456,7 @@ def test_controls_work_with_the_keyboard(watched, base_url, catalog):
     page.keyboard.press("Enter")
     assert page.locator(".di-scroll th:has(button[data-di-sort='1'])").get_attribute("aria-sort") == "ascending"
 
-    a, b = first_pair(catalog)
+    a, b = first_rendered_pair(catalog)
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/")
     focus_by_tab(page, "[data-di-diff-only]")
     page.keyboard.press("Space")
@@ -491,7 +491,7 @@ CLIPPED = """(() => [...document.querySelectorAll(".md-content *")].filter(e => 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width,height", SIZES)
 def test_decision_first_on_every_size_and_scheme(browser, base_url, catalog, width, height, scheme):
-    a, b = first_pair(catalog)
+    a, b = first_rendered_pair(catalog)
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
     watched = Watched(context, base_url)
     page = watched.page
@@ -546,7 +546,7 @@ ONE_LINE = """rows => rows.map(row => {
 def test_compact_comparison_rows_on_a_desktop(browser, base_url, catalog):
     """Cells open closed, and a row whose texts fit on one line is one line high. What fits depends on
     the data's wording, so the test measures the rows that fit, not a share of all rows."""
-    a, b = first_pair(catalog)
+    a, b = first_rendered_pair(catalog)
     page = browser.new_page(viewport={"width": 1440, "height": 800})
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/", wait_until="load")
     assert page.locator("tr.di-row details[open]").count() == 0
@@ -557,7 +557,7 @@ def test_compact_comparison_rows_on_a_desktop(browser, base_url, catalog):
 
 
 def test_a_comparison_on_a_phone_gives_each_engine_a_full_width_line(browser, base_url, catalog):
-    a, b = first_pair(catalog)
+    a, b = first_rendered_pair(catalog)
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(base_url + f"compare/{a.id}-vs-{b.id}/", wait_until="load")
     rows = page.locator("tr.di-row").evaluate_all("""rows => rows.map(row => {
@@ -576,7 +576,7 @@ def test_a_comparison_on_a_phone_gives_each_engine_a_full_width_line(browser, ba
 
 @pytest.mark.parametrize("url", ["matrix/", "compare/{a}-vs-{b}/"])
 def test_a_toolbar_on_a_phone_is_one_control(browser, base_url, catalog, url):
-    a, b = first_pair(catalog)
+    a, b = first_rendered_pair(catalog)
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(base_url + url.format(a=a.id, b=b.id), wait_until="load")
     toolbar = page.locator(".di-toolbar")

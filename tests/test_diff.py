@@ -1,15 +1,9 @@
 """`python -m macros diff REV` on a fixture repository with real commits."""
 import shutil
-import subprocess
 
 import pytest
 
-from conftest import FIXTURES, run_macros
-
-
-def git(repo, *args):
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=repo, check=True,
-                   capture_output=True)
+from conftest import FIXTURES, git, run_macros
 
 
 @pytest.fixture

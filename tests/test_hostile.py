@@ -17,17 +17,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import ROOT, TODAY, as_build, messages, run_macros
+from conftest import ROOT, TODAY, DataDir, as_build, only, run_macros
 from macros.data.catalog import read_catalog
 from macros.site import render
 from macros.site.hooks import generated_pages
 from sitebuild import build, copy_project, small_project
-
-
-def only(problems, text):
-    found = [p for p in problems if text in p.message]
-    assert found, f"no problem mentioning {text!r} in {messages(problems)}"
-    return found[0]
 
 
 # --- what "inert" means, checked on any HTML ----------------------------------------------
@@ -121,7 +115,7 @@ def test_hostile_text_in_every_field_stays_inert_in_html_and_page_sources(payloa
         for script in re.findall(r"<script[^>]*>(.*?)</script>", html, re.S):
             assert "<" not in script, name  # JSON in a script element: no way to close it or open a comment
             json.loads(script)
-    for path, (title, markdown) in generated_pages(as_build(catalog)).items():
+    for path, (_title, markdown) in generated_pages(as_build(catalog)).items():
         assert ID_ONLY.fullmatch(markdown), path  # the Markdown names records by id, and holds nothing else
 
 
@@ -218,7 +212,8 @@ def test_template_syntax_in_a_name_stops_the_build_before_anything_runs(tmp_path
                            path.read_text(encoding="utf-8"), count=1), encoding="utf-8")
     result = build(project, tmp_path / "site")
     assert result.returncode != 0 and "Traceback" not in result.stderr
-    assert re.search(r"data/engines/vllm\.yml:3:\d+: 'name' contains `\{\{`", result.stderr), result.stderr
+    line = DataDir(project / "data").line_of("engines/vllm.yml", "name: ")
+    assert re.search(rf"data/engines/vllm\.yml:{line}:\d+: 'name' contains `\{{\{{`", result.stderr), result.stderr
     assert not list(tmp_path.rglob(MARKER))
 
 
@@ -236,7 +231,7 @@ def test_template_syntax_in_a_name_stops_the_build_before_anything_runs(tmp_path
 def test_names_refuse_controls_bidi_invisibles_markup_and_template_syntax(data, name, expected):
     data.replace("engines/alpha.yml", "name: Alpha", f"name: {name}")
     problem = only(data.problems(), expected)
-    assert (problem.path, problem.line) == ("engines/alpha.yml", 2) and "'name'" in problem.message
+    assert (problem.path, problem.line) == ("engines/alpha.yml", data.line_of("engines/alpha.yml", "name: ")) and "'name'" in problem.message
 
 
 @pytest.mark.parametrize("name", ["Alpha 🚀", "👩\u200d💻 Alpha", "❤\ufe0f Alpha", "Ålpha Ωmega 中文 عربي",
@@ -256,7 +251,7 @@ def test_template_syntax_inside_backticks_in_a_description_is_fine(data):
 
 def test_an_id_with_a_trailing_newline_is_refused(data):
     data.replace("engines/alpha.yml", "id: alpha", 'id: "alpha\\n"')
-    assert only(data.problems(), "is not a kebab-case id").line == 1
+    assert only(data.problems(), "is not a kebab-case id").line == data.line_of("engines/alpha.yml", "id: ")
 
 
 @pytest.mark.parametrize("url,expected", [

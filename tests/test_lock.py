@@ -27,10 +27,10 @@ def test_a_pin_changed_without_the_lock_is_refused(tmp_path):
 
 def test_a_new_requirement_without_the_lock_and_a_pin_without_hashes_are_refused(tmp_path):
     root = _copy(tmp_path)
-    (root / "requirements-dev.txt").write_text((root / "requirements-dev.txt").read_text() + "ruff==0.15.0\n")
+    (root / "requirements-dev.txt").write_text((root / "requirements-dev.txt").read_text() + "coverage==7.0.0\n")
     lock = (root / "requirements.lock.txt").read_text()
     (root / "requirements.lock.txt").write_text(lock.replace("attrs==26.1.0 \\\n", "attrs==26.1.0\n", 1)
                                                 .replace("    --hash=sha256:c647aa4a", "#", 1))
     found = lock_problems(root)
-    assert any("requirements-dev.lock.txt: ruff is absent" in p for p in found)
+    assert any("requirements-dev.lock.txt: coverage is absent" in p for p in found)
     assert "requirements.lock.txt: attrs has no --hash: run `make lock`" in found

@@ -66,7 +66,7 @@ def fill_delta(project: Path) -> int:
     start, end = text.index("id: delta\n"), text.index("support:\n")
     text = text[:start] + fixture["top"] + text[end:]
     cells = list(CELL.finditer(text))[: len(fixture["researched"])]
-    for cell, body in reversed(list(zip(cells, fixture["researched"]))):
+    for cell, body in reversed(list(zip(cells, fixture["researched"], strict=True))):
         indented = "".join(f"    {line}\n" for line in body.splitlines())
         text = text[:cell.start("body")] + indented + text[cell.end("body"):]
     path.write_text(text, encoding="utf-8")

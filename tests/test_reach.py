@@ -10,14 +10,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, git
 
 ATOM = "{http://www.w3.org/2005/Atom}"
-
-
-def git(repo, *args):
-    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=repo, check=True,
-                          capture_output=True, text=True).stdout
 
 
 @pytest.fixture

@@ -3,14 +3,13 @@ the JSON report, the exit codes, failing channels as entries, and --write in pla
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import subprocess
 import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, report_of
 from fakeweb import FakeWeb, Ran, Reply, run_tool
 
 TODAY = dt.date(2026, 11, 29)
@@ -98,11 +97,6 @@ def run_refresh(data, web, *args, token: str = "", cache=None, github: str | Non
     env = {"XDG_CACHE_HOME": str(cache or data.path.parent / "cache")} | ({"GITHUB_TOKEN": token} if token else {})
     return run_tool("--data", str(data.path), "refresh", "--pypi", web.base, "--github", github or f"{web.base}/gh",
                     "--today", TODAY.isoformat(), "--timeout", "0.5", "--retries", "1", *args, env=env)
-
-
-def report_of(result) -> dict:
-    assert "Traceback" not in result.stdout + result.stderr, result.stderr
-    return json.loads(result.stdout)
 
 
 def test_the_json_report_has_the_shape_the_issue_gives(channels, web):

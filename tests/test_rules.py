@@ -1,16 +1,11 @@
 """Each consistency rule, and the schema, firing on a small fixture broken one way."""
 import datetime as dt
+from pathlib import Path
 
 import pytest
 
-from conftest import TODAY, messages
+from conftest import TODAY, only
 from macros.data.rules import RULES, WARNINGS
-
-
-def only(problems, text):
-    found = [p for p in problems if text in p.message]
-    assert found, f"no problem mentioning {text!r} in {messages(problems)}"
-    return found[0]
 
 
 def test_the_fixture_is_valid(data):
@@ -88,7 +83,7 @@ def test_a_broken_file_does_not_hide_problems_in_others(data):
 def test_engine_id_matches_file(data):
     data.replace("engines/alpha.yml", "id: alpha", "id: alfa")
     problem = only(data.problems(), "differs from the file name 'alpha.yml'")
-    assert (problem.path, problem.line) == ("engines/alpha.yml", 1)
+    assert (problem.path, problem.line) == ("engines/alpha.yml", data.line_of("engines/alpha.yml", "id: alfa"))
 
 
 @pytest.mark.rule("unknown_feature")
@@ -147,25 +142,27 @@ def test_source_never_cited(data):
     data.replace("sources.yml", "sources:\n", "sources:\n  - id: lonely\n    title: Lonely\n    url: https://x.example.org/\n"
                  "    publisher: X\n    kind: docs\n    checked: 2026-01-01\n")
     problem = only(data.problems(), "source 'lonely' is never cited")
-    assert (problem.path, problem.line) == ("sources.yml", 2)
+    assert (problem.path, problem.line) == ("sources.yml", data.line_of("sources.yml", "id: lonely"))
 
 
 @pytest.mark.rule("duplicate_ids")
 def test_duplicate_source_id(data):
     data.replace("sources.yml", "id: beta-readme", "id: alpha-docs")
-    problem = only(data.problems(), "duplicate source id 'alpha-docs' (first at line 2)")
-    assert problem.line == 8
+    first, second = (data.line_of("sources.yml", "id: alpha-docs", nth) for nth in (1, 2))
+    problem = only(data.problems(), f"duplicate source id 'alpha-docs' (first at line {first})")
+    assert problem.line == second
 
 
 def test_duplicate_feature_id(data):
     data.replace("features.yml", "id: prefix-caching", "id: http-server")
-    assert only(data.problems(), "duplicate feature id 'http-server'").line == 9
+    problem = only(data.problems(), "duplicate feature id 'http-server'")
+    assert problem.line == data.line_of("features.yml", "id: http-server", nth=2)
 
 
 @pytest.mark.rule("duplicate_source_url")
 def test_duplicate_source_url(data):
     data.replace("sources.yml", "https://beta.example.org/readme/", "https://alpha.example.org/docs/")
-    problem = only(data.problems(), "same URL as 'alpha-docs' (line 4)")
+    problem = only(data.problems(), f"same URL as 'alpha-docs' (line {data.line_of('sources.yml', 'https://alpha.example.org/docs/')})")
     assert problem.line == data.line_of("sources.yml", "https://alpha.example.org/docs/", nth=2)  # the second one's
 
 
@@ -197,7 +194,7 @@ def test_checked_date_in_the_future(data):
 
 def test_checked_date_that_does_not_exist(data):
     data.replace("sources.yml", "checked: 2026-01-11", "checked: 2026-02-30")
-    assert only(data.problems(), "is not a real date").line == 13
+    assert only(data.problems(), "is not a real date").line == data.line_of("sources.yml", "2026-02-30")
 
 
 @pytest.mark.rule("links_use_https")
@@ -227,7 +224,7 @@ def test_unknown_with_a_value(data):
 def test_guide_names_unknown_feature(data):
     data.replace("guide.yml", "  - feature: http-server\n    supply", "  - feature: http-servr\n    supply")
     problem = only(data.problems(), "unknown feature 'http-servr'")
-    assert (problem.path, problem.line) == ("guide.yml", 15)
+    assert (problem.path, problem.line) == ("guide.yml", data.line_of("guide.yml", "feature: http-servr"))
 
 
 def test_empty_file(data):
@@ -240,7 +237,7 @@ def test_empty_file(data):
 def test_former_id_used_twice(data):
     data.replace("features.yml", "      - id: prefix-caching\n", "      - id: prefix-caching\n        former-ids: [http-server]\n")
     problem = only(data.problems(), "former id 'http-server' is already used by feature 'http-server'")
-    assert (problem.path, problem.line) == ("features.yml", 10)
+    assert (problem.path, problem.line) == ("features.yml", data.line_of("features.yml", "former-ids: [http-server]"))
 
 
 def test_former_id_redirects(data):
@@ -308,7 +305,7 @@ def test_a_site_front_page_as_the_only_primary_source(data):
 def test_a_checked_date_is_in_the_future_only_past_today_anywhere_on_earth():
     from macros.data.rules import latest_today_on_earth
 
-    utc = dt.timezone.utc
+    utc = dt.UTC
     assert latest_today_on_earth(dt.datetime(2026, 11, 29, 9, 59, tzinfo=utc)) == dt.date(2026, 11, 29)
     assert latest_today_on_earth(dt.datetime(2026, 11, 29, 10, 0, tzinfo=utc)) == dt.date(2026, 11, 30)
 
@@ -488,15 +485,14 @@ def test_a_version_on_pypi_is_the_engines_only_for_its_own_package(data):
     assert "older than 2.0.0, the version of source 'alpha-docs'" in warnings_of(data)[0].message
 
 
-def rule_marks() -> set[str]:
-    """The rules named by `@pytest.mark.rule(...)` on the test functions of every test module
+def rule_marks(folder: Path = Path(__file__).parent) -> set[str]:
+    """The rules named by `@pytest.mark.rule(...)` on the test functions of every test module in `folder`
     (read from the modules, not from this run's selection, so `-k` or one file alone gives the same answer)."""
     import importlib
     import inspect
-    from pathlib import Path
 
     shown = set()
-    for path in sorted(Path(__file__).parent.glob("test_*.py")):
+    for path in sorted(folder.glob("test_*.py")):
         module = importlib.import_module(path.stem)
         for _, function in inspect.getmembers(module, inspect.isfunction):
             shown |= {mark.args[0] for mark in getattr(function, "pytestmark", []) if mark.name == "rule"}
@@ -510,3 +506,11 @@ def test_every_rule_has_a_bad_case_test():
     checks = {check.__name__ for check in [*RULES, *WARNINGS]}
     assert sorted(checks - shown) == [], "rules without a test that shows them firing"
     assert sorted(shown - checks) == [], "tests marked for rules that do not exist"
+
+
+def test_rule_marks_are_read_from_the_marks_not_the_test_names(tmp_path, monkeypatch):
+    (tmp_path / "test_marked_elsewhere.py").write_text(
+        'import pytest\n\n\n@pytest.mark.rule("unknown_source")\ndef test_a_typo_in_a_citation():\n    assert True\n\n\n'
+        'def test_unknown_feature():\n    assert True\n', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert rule_marks(tmp_path) == {"unknown_source"}

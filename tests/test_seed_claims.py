@@ -2,7 +2,7 @@
 article word for word, and the rule that keeps each claim and its statements honest fires."""
 import pytest
 
-from conftest import ROOT, messages
+from conftest import ROOT, only
 
 SHARED_SEED = ROOT.parent / "shared" / "reference" / "seed-deepinfer-vs-vllm.txt"
 
@@ -42,12 +42,6 @@ def problems_with(data, verdict, cite=False):
         data.replace("engines/alpha.yml", "    detail: Ships a server.\n    sources: [alpha-docs]",
                      "    detail: Ships a server, though the original article says not.\n    sources: [alpha-docs, article]")
     return data.problems()
-
-
-def only(problems, text):
-    found = [p for p in problems if text in p.message]
-    assert found, f"no problem mentioning {text!r} in {messages(problems)}"
-    return found[0]
 
 
 def test_a_statement_that_differs_from_its_claim_must_cite_the_article_and_say_so(data):

@@ -11,7 +11,7 @@ import tarfile
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, report_of
 from fakeweb import FakeWeb, Reply, run_tool
 
 DOCS = "https://docs.alpha.example/"
@@ -93,11 +93,6 @@ def rewrites(web) -> list[str]:
 def verify(data, web, *args, cache=None, extra=()):
     return run_tool("--data", str(data.path), "verify-quotes", "--format", "json", "--timeout", "0.5", "--retries", "1",
                     *rewrites(web), *extra, *args, env={"XDG_CACHE_HOME": str(cache or data.path.parent / "cache")})
-
-
-def report_of(result) -> dict:
-    assert "Traceback" not in result.stdout + result.stderr, result.stderr
-    return json.loads(result.stdout)
 
 
 def pick(*ids: str) -> dict:

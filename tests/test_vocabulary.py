@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 
 import pytest
 
-from conftest import run_macros
+from conftest import ROOT, git, run_macros
 from sitebuild import build, small_project
 
 PREVIEW = {"const": "preview", "title": "Preview", "description": "Offered as a preview: it may change before it is final.",
@@ -32,11 +31,6 @@ def set_status(project, engine: str, feature: str, status: str) -> None:
     block = re.sub(r"    status: [a-z-]+\n", f"    status: {status}\n", text[start:end], count=1)
     block = re.sub(r"    (basis|searched): .*\n", "", block)
     path.write_text(text[:start] + block + text[end:], encoding="utf-8")
-
-
-def git(project, *args):
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=project, check=True,
-                   capture_output=True)
 
 
 def test_a_status_added_to_the_vocabulary_shows_everywhere_with_its_label_symbol_and_strength(tmp_path, monkeypatch):
@@ -104,13 +98,12 @@ def test_a_status_naming_a_strength_that_does_not_exist_is_one_clear_error(tmp_p
     assert "status 'preview' names strength 'betta', which x-strengths does not define" in check.stderr
 
 
-@pytest.mark.parametrize("module", ["macros/site/verdict.py", "macros/site/guide.py", "macros/site/render.py",
-                                    "macros/site/views.py", "macros/data/changes.py", "macros/site/outputs/badges.py",
+@pytest.mark.parametrize("module", ["macros/site/verdict.py", "macros/site/guide.py", "macros/site/views.py", "macros/site/render.py",
+                                    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "macros/site/renderers").glob("*.py")),
+                                    "macros/data/changes.py", "macros/site/outputs/badges.py",
                                     "docs/assets/site.js", "docs/assets/site.css"])
 def test_no_module_or_asset_names_a_status(module):
     """Meaning lives in the vocabulary: views name strengths, never statuses."""
-    from conftest import ROOT
-
     statuses = [s["const"] for s in json.loads((ROOT / "data/schema/status.schema.json").read_text())["oneOf"]]
     text = (ROOT / module).read_text(encoding="utf-8")
     named = [s for s in statuses if re.search(rf'["\'](?:di-st--)?{re.escape(s)}["\']', text)]

@@ -244,8 +244,8 @@ def _dated(catalog):
 
 def latest_today_on_earth(now: dt.datetime | None = None) -> dt.date:
     """The date in the first time zone to reach it (UTC+14): no honest local date is later."""
-    now = now or dt.datetime.now(dt.timezone.utc)
-    return (now.astimezone(dt.timezone.utc) + dt.timedelta(hours=14)).date()
+    now = now or dt.datetime.now(dt.UTC)
+    return (now.astimezone(dt.UTC) + dt.timedelta(hours=14)).date()
 
 
 @rule
@@ -335,7 +335,7 @@ def canonical_order(catalog, today):
             keys = list(mapping)
             wanted = canonical_keys(keys, expected)
             if keys != wanted:
-                first = next(i for i, (a, b) in enumerate(zip(keys, wanted)) if a != b)
+                first = next(i for i, (a, b) in enumerate(zip(keys, wanted, strict=True)) if a != b)
                 yield doc.problem(pointer + (keys[first],), f"'{keys[first]}' is out of order here: expected "
                                   f"'{wanted[first]}' first", "run `make fmt` to put every key in its place", key=True)
                 break  # one per file is enough to send the contributor to `make fmt`

@@ -1,9 +1,11 @@
-"""MkDocs hooks, in the order MkDocs calls them: on_config creates the build (macros/site/build.py)
-after refusing special files and templated pages; on_files adds the pages made from data (one per
-engine, feature and pre-rendered pair) and the other files; on_nav files engine pages under their section;
-on_page_markdown sets generated titles, escaped; on_page_content puts rendered HTML back;
-on_page_context sets edit links; on_post_page links the feed, gives every page a skip link and
-refuses a repeated HTML id; on_post_template fills the 404 page; on_post_build ends the build. The files that are not pages (macros/site/outputs) join the pages in on_files.
+"""MkDocs hooks, in the order MkDocs calls them (CONTRIBUTING.md, "The hook order", says why): on_config
+creates the build (macros/site/build.py) after refusing special files and templated pages; on_files
+adds the pages made from data (one per engine, feature and pre-rendered pair) and the files that are
+not pages (macros/site/outputs); on_nav files engine pages under their section; for each page,
+on_page_markdown sets generated titles, escaped, and on_page_content puts rendered HTML back;
+on_post_template fills the 404 page; for each page again, on_page_context sets edit links and
+on_post_page links the feed, gives every page a skip link and refuses a repeated HTML id;
+on_post_build ends the build.
 
 Kept thin and stateless: each hook looks up the build of its config and passes it on.
 """

@@ -1,5 +1,7 @@
-"""The conclusions a page opens with, derived from the data and the guide: which engine to choose
-when, what each leaves to the team, where two engines differ, and scorecards by category.
+"""What the conclusions a page opens with are made of, derived from the data: whether a statement
+counts as present or known, the evidence a conclusion rests on, where two engines differ, what each
+ships of the serving stack, and scorecards by category. Which engine to choose when is drawn from
+these in macros/site/views.py (comparison).
 
 Nothing here is typed by hand, so every line stays true as the data changes, and no line rests
 on an `unknown`: an engine meets a need only through statuses the guide accepts.
@@ -7,11 +9,9 @@ on an `unknown`: an engine meets a need only through statuses the guide accepts.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 from macros.data.evidence import LEVELS, NOT_RESEARCHED, strength_is
-from macros.data.model import Catalog, Engine, Feature, Need, Statement
-from macros.site import guide as guide_logic
+from macros.data.model import Catalog, Engine, Feature, Statement
 
 
 def present(catalog: Catalog, statement: Statement) -> bool:
@@ -35,25 +35,6 @@ def weakest_level(catalog: Catalog, statements) -> str:
     level = catalog.levels
     found = {level[(s.engine, s.feature)] for s in statements}
     return next((lv for lv in reversed(LEVELS) if lv in found), LEVELS[0])
-
-
-@dataclass(frozen=True)
-class Reason:
-    """One line of a verdict: a need one engine meets and the other does not, and its evidence."""
-
-    need: Need
-    level: str
-
-
-def choose_over(catalog: Catalog, a: str, b: str) -> list[Reason]:
-    """The needs `a` meets and `b` does not, each with the evidence of `a`'s statements that meet it."""
-    reasons = []
-    for need in catalog.needs:
-        mine, theirs = guide_logic.judge(catalog, need, a), guide_logic.judge(catalog, need, b)
-        if mine.met and not theirs.met:
-            used = [catalog.engines[a].support[c.feature] for c in mine.checks if c.ok]
-            reasons.append(Reason(need, weakest_level(catalog, used)))
-    return reasons
 
 
 def documents_only(catalog: Catalog, a: str, b: str) -> list[tuple[Feature, Statement, Statement]]:

@@ -222,7 +222,7 @@ def _vetted_pool_manager(resolve, **options) -> urllib3.PoolManager:
                     return urllib3_connection.create_connection((ip, self.port), self.timeout,
                                                                 source_address=self.source_address,
                                                                 socket_options=self.socket_options)
-                except socket.timeout as error:
+                except TimeoutError as error:
                     raise ConnectTimeoutError(self, f"connecting to {self.host} timed out") from error
                 except OSError as error:
                     last = error

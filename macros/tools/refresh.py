@@ -9,6 +9,7 @@ them). A channel that fails is an entry in `errors`, and the other engines are s
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import statistics
 from dataclasses import dataclass, field
 
@@ -137,7 +138,7 @@ def recent_days(report: EngineReport, today: dt.date) -> list[dt.date]:
 
 def median_days(days: list[dt.date]) -> float | None:
     """The median gap, in days, between consecutive releases (None with fewer than two)."""
-    gaps = [(b - a).days for a, b in zip(days, days[1:])]
+    gaps = [(b - a).days for a, b in itertools.pairwise(days)]
     return round(float(statistics.median(gaps)), 1) if gaps else None
 
 

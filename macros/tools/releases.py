@@ -66,7 +66,7 @@ def _day(stamp) -> str:
     except ValueError:
         return ""
     if moment.tzinfo is not None:
-        moment = moment.astimezone(dt.timezone.utc)
+        moment = moment.astimezone(dt.UTC)
     return moment.date().isoformat()
 
 

@@ -18,7 +18,8 @@ def compare_context(build: Build, a: str, b: str) -> dict:
     catalog = build.catalog
     view = views.comparison(catalog, a, b)
     left, right = view.left, view.right
-    return dict(view=view, scores=list(zip(verdict.scorecard(catalog, left), verdict.scorecard(catalog, right))),
+    scores = list(zip(verdict.scorecard(catalog, left), verdict.scorecard(catalog, right), strict=True))
+    return dict(view=view, scores=scores,
                 layers={e.id: verdict.stack(catalog, e) for e in (left, right)},
                 only=(verdict.documents_only(catalog, a, b), verdict.documents_only(catalog, b, a)),
                 quality={e.id: quality(catalog, e, build.today) for e in (left, right)})
