@@ -525,6 +525,8 @@ def test_decision_first_on_every_size_and_scheme(browser, base_url, catalog, wid
     result = page.locator("[data-di-results] .di-fits").bounding_box()
     assert result and result["y"] < height and result["y"] + 10 > 0
     tick(catalog.needs[0])
+    # the answer box wraps what it says: nothing runs out of it sideways
+    assert page.locator("[data-di-results]").evaluate("e => e.scrollWidth <= e.clientWidth + 1"), width
     page.screenshot(path=str(SCREENSHOTS / f"guide-ticked-{scheme}-{width}x{height}.png"))
     context.close()
 

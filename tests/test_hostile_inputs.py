@@ -137,6 +137,15 @@ def test_a_paragraph_with_too_many_brackets_is_refused_but_a_long_list_is_not():
     assert bounded_openings("docs/page.md", listed) == []
 
 
+def test_a_paragraph_with_too_many_asterisks_is_refused_but_emphasis_in_prose_is_not():
+    paragraph = "\n".join("x " + "*a* **b** " * 60 for _ in range(3))  # 1080 `*` in one paragraph
+    found = bounded_openings("docs/page.md", "# T\n\n" + paragraph + "\n\n" + "Some *emphasis* and **more**.\n")
+    assert [(p.line, p.message) for p in found] == [(3, "this paragraph holds more than 1000 `*`")]
+    many = "\n\n".join("x " + "*a* " * 200 for _ in range(60))  # 400 `*` per paragraph, 24000 in all
+    found = bounded_openings("docs/page.md", many)
+    assert [(p.line, p.message) for p in found] == [(101, "this page holds more than 20000 `*`")]  # the 51st
+
+
 def test_ordinary_prose_with_links_and_tags_passes():
     page = "See [the guide](https://example.org/guide/) and <https://example.org/>, <b>bold</b>, [ref][x].\n"
     assert bounded_openings("docs/page.md", page) == []

@@ -108,6 +108,9 @@ CASES = {
     "markdown: closed links": (_markdown_page, _fill("[a](b) " * 5 + "\n\n", 200_000)),
     "markdown: nested brackets": (_markdown_page, _fill("[" * 20 + "]" * 20 + "\n\n", 200_000)),
     "markdown: tags": (_markdown_page, _fill("<a" * 150 + ">\n\n", 200_000)),
+    # ... and as many `*` as a page may hold, in blocks as long as they may be
+    "markdown: emphasis": (_markdown_page, _fill("*a" * 500 + "\n\n", 20_000)),
+    "markdown: strong": (_markdown_page, _fill("**a" * 333 + "\n\n", 30_000)),
 }
 
 
