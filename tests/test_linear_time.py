@@ -6,8 +6,9 @@ linear one under a second. This catches a hang; it is not a speed test (`make be
 
 How the cases were found: every `re.compile`/`re.` call under macros/ (grep), every function that
 reads text from data or pages (the inline Markdown renderer, the rules over text and URLs, the
-id check on built pages, the page checks of macros/site/pages.py, the YAML loader), and
-Python-Markdown itself on pages that pass those page checks.
+id check on built pages and the search index's reading of them, the page checks of
+macros/site/pages.py, the YAML loader), and Python-Markdown itself on pages that pass those page
+checks.
 """
 from __future__ import annotations
 
@@ -56,8 +57,16 @@ def _url(text):
 
 
 def _page_ids(text):
-    from macros.site.hooks import _HTML_ID
-    _HTML_ID.findall(text)
+    from macros.site.hooks import html_ids
+    html_ids(text)
+
+
+def _search_sections(text):
+    from material.plugins.search import plugin as material
+
+    from macros.site.search import sections, strip_search_attributes
+    sections(text, material)
+    strip_search_attributes(text)
 
 
 def _printable(text):
@@ -100,6 +109,10 @@ CASES = {
     "rule text_is_plain: braces": (_text_problems, _fill("{<")),
     "rule urls_are_plain_https": (_url, _fill("a.") + "@x"),
     "duplicate HTML ids": (_page_ids, _fill("<a ")),
+    "duplicate HTML ids: attributes outside tags": (_page_ids, _fill(' id=""')),
+    "duplicate HTML ids: tags never closed": (_page_ids, _fill('<a id="x" id="y"')),
+    "search index: open tags": (_search_sections, _fill("<p>x", 300_000)),  # a page, slower per byte than data
+    "search index: a tag never closed": (_search_sections, "<a" + _fill(' b="" data-search-x="1"')),
     "printable": (_printable, _fill("\x1b\u202e")),
     "page checks: jinja openings": (_page_checks, _fill("{{ '{{' }}")),
     "page checks: brackets": (_page_checks, _fill("[" * 30 + "]" * 30 + "\n")),

@@ -38,8 +38,11 @@ def css_string(text: str) -> Markup:
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
+    # auto_reload off: a template never changes under a running build, and `mkdocs serve` imports this
+    # module again after any edit under macros/ (macros/site/hooks.py); checking each template's file
+    # on each use would cost a file system call per cell
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False)
     env.filters["md"] = inline
     env.filters["plain"] = plain
     env.filters["shorten_url"] = shorten_url

@@ -41,6 +41,6 @@ def files(build) -> dict[str, str]:
             "legend": render.flatten(helpers["legend_for"](statements)),
             "rows": {row.feature.id: row.classes for rows in view.rows.values() for row in rows},
             "bottom": render.flatten(parts.bottom(view, context["layers"], context["only"])),
-            "sources": render.flatten(components.cited_sources(render.cited(catalog, statements))),
+            "sources": render.flatten(components.cited_sources(render.cited(build, statements))),
         })
     return found

@@ -28,7 +28,7 @@ def compare(build: Build, page_url: str, a: str, b: str) -> Markup:
     catalog = build.catalog
     left, right = catalog.engines[a], catalog.engines[b]
     statements = [*left.support.values(), *right.support.values()]
-    return render_template("compare.html", build, page_url, cited=cited(catalog, statements), statements=statements,
+    return render_template("compare.html", build, page_url, cited=cited(build, statements), statements=statements,
                    **compare_context(build, a, b))
 
 def rendered_pairs(source, limit: int | None = None) -> list[tuple]:

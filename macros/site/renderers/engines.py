@@ -16,7 +16,7 @@ def engine_page(build: Build, page_url: str, engine_id: str) -> Markup:
     statements = list(engine.support.values())
     used = {st.status for st in statements}
     return render_template("engine.html", build, page_url, page=views.engine_page(catalog, engine),
-                   cited=cited(catalog, statements, [*engine.sources, *(s for f in facts for s in f.sources)]),
+                   cited=cited(build, statements, [*engine.sources, *(s for f in facts for s in f.sources)]),
                    quality=quality(catalog, engine, build.today), page_statements=statements,
                    score_statuses=[s for s in catalog.statuses.values() if s.id in used])
 

@@ -17,7 +17,7 @@ def feature_page(build: Build, page_url: str, feature_id: str) -> Markup:
         summary.setdefault(engine.support[feature_id].status, []).append(engine.name)
     ordered = sorted(summary.items(), key=lambda item: catalog.statuses[item[0]].rank)
     return render_template("feature.html", build, page_url, feature=feature, category=category, summary=ordered,
-                   cited=cited(catalog, statements), statements=statements)
+                   cited=cited(build, statements), statements=statements)
 
 def retired_page(build: Build, page_url: str, feature_id: str) -> Markup:
     catalog = build.catalog
