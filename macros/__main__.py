@@ -193,7 +193,7 @@ def twin(args) -> int:
 def bench(args) -> int:
     from macros.tools.bench import main as run_bench
 
-    return run_bench(args.engines, args.features)
+    return run_bench(args.engines, args.features, tests=not args.no_tests)
 
 
 def _client_settings(args, tool: str):
@@ -347,6 +347,7 @@ def main(argv=None) -> int:
     bencher = commands.add_parser("bench", help="build cost and growth: this site, and generated catalogs up to ENGINES x FEATURES")
     bencher.add_argument("--engines", type=int, default=50)
     bencher.add_argument("--features", type=int, default=300)
+    bencher.add_argument("--no-tests", action="store_true", help="leave out the timing of make test")
     bencher.set_defaults(run=bench)
     linker = commands.add_parser("links", help="add the promised links of a built site to tests/promised-links.txt")
     linker.add_argument("--site", default=str(ROOT / "site"), help="the built site (default: %(default)s)")

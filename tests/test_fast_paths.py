@@ -100,9 +100,9 @@ def random_html(rng: random.Random, size: int) -> str:
 def test_search_sections_are_materials_on_generated_html():
     rng = random.Random(23)
     read = 0
-    for _ in range(3000):
+    for _ in range(1500):
         read += same_sections(random_html(rng, rng.randint(1, 40)))
-    assert read > 2000  # most are read by the fast path, the rest fail in Material's parser too
+    assert read > 1000  # most are read by the fast path, the rest fail in Material's parser too
 
 
 def test_stripped_search_attributes_are_materials():
@@ -111,21 +111,24 @@ def test_stripped_search_attributes_are_materials():
              '\u00a0data-search-z="v"', 'data-search-x=""']
     rng = random.Random(7)
     parts = [" ", "\n", "data-search-", "x", "=", '"', "ex", "_", "\u00a0", "<p>"]
-    cases += ["".join(rng.choice(parts) for _ in range(rng.randint(0, 14))) for _ in range(5000)]
+    cases += ["".join(rng.choice(parts) for _ in range(rng.randint(0, 14))) for _ in range(3000)]
     for text in cases:
         assert search.strip_search_attributes(text) == MATERIAL_SUB.sub("", text), text
 
 
-def test_html_ids_are_what_the_id_pattern_finds(site):
+def test_html_ids_are_what_the_id_pattern_finds_on_the_site(site):
     for path in sorted(site.rglob("*.html"))[:60]:
         html = path.read_text(encoding="utf-8")
         assert html_ids(html) == _HTML_ID.findall(html), path
+
+
+def test_html_ids_are_what_the_id_pattern_finds_on_cases_and_generated_text():
     cases = ['<a id="x" id="y">', '<a title=" id="x"">', 'text id="x" <b id="y">', '<a\nid="q">', '<1 id="x">',
              '</a id="x">', '<a id="a<b" id="c">', '<a b=">" id="x">', '<a id=" id="x">', '<a xid=" id="x">',
              'aid=" id="x"', '<a\u2028id="z">', '<a> id="x"', '<a x id="1"> id="2" > <c id="3">', '<é id="x">']
     rng = random.Random(5)
     parts = ["<", ">", "a", " ", 'id="', '"', "x", "\n", "/", "1"]
-    cases += ["".join(rng.choice(parts) for _ in range(rng.randint(0, 14))) for _ in range(20000)]
+    cases += ["".join(rng.choice(parts) for _ in range(rng.randint(0, 14))) for _ in range(8000)]
     for text in cases:
         assert html_ids(text) == _HTML_ID.findall(text), text
 
