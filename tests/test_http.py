@@ -93,8 +93,9 @@ def test_a_compressed_answer_is_capped_by_its_decoded_size(web, tmp_path):
 
 
 def test_at_most_per_host_requests_at_a_time(web, tmp_path):
-    web.routes.update({f"/slow/{i}": Reply(200, "ok", wait=0.1) for i in range(6)})
-    client = trusted(web, tmp_path, per_host=2, workers=6)
+    # each answer takes long enough that two requests overlap even on a loaded machine: the cap is seen reached
+    web.routes.update({f"/slow/{i}": Reply(200, "ok", wait=0.5) for i in range(6)})
+    client = trusted(web, tmp_path, per_host=2, workers=6, timeout=5)
     answers = client.map(lambda i: client.get(f"{web.base}/slow/{i}"), range(6))
     assert [a.status for a in answers] == [200] * 6 and web.most_active == 2
 
