@@ -159,6 +159,14 @@ def test_duplicate_feature_id(data):
     assert problem.line == data.line_of("features.yml", "id: http-server", nth=2)
 
 
+def cite_a_new_source(data, source_id: str, fields: str) -> None:
+    """Add a source (its YAML fields, indented) first in sources.yml and make alpha's prefix-caching
+    statement cite it instead of alpha-docs."""
+    data.replace("sources.yml", "sources:\n", f"sources:\n  - id: {source_id}\n{fields}")
+    data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
+                 f"    sources: [{source_id}]\n    checked: 2026-01-10\n  prefix")
+
+
 @pytest.mark.rule("duplicate_source_url")
 def test_duplicate_source_url(data):
     data.replace("sources.yml", "https://beta.example.org/readme/", "https://alpha.example.org/docs/")
@@ -168,10 +176,8 @@ def test_duplicate_source_url(data):
 
 def test_a_duplicate_url_tip_keeps_the_source_that_more_cells_cite(data):
     """The copy is listed first; the tip keeps the source cited three times and moves the one citation of the copy."""
-    data.replace("sources.yml", "sources:\n", "sources:\n  - id: alpha-copy\n    title: Alpha docs again\n"
-                 "    url: https://alpha.example.org/docs/\n    publisher: Alpha project\n    kind: docs\n    checked: 2026-01-10\n")
-    data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
-                 "    sources: [alpha-copy]\n    checked: 2026-01-10\n  prefix")
+    cite_a_new_source(data, "alpha-copy", "    title: Alpha docs again\n    url: https://alpha.example.org/docs/\n"
+                      "    publisher: Alpha project\n    kind: docs\n    checked: 2026-01-10\n")
     problem = only(data.problems(), "source 'alpha-docs' has the same URL as 'alpha-copy'")
     assert problem.line == data.line_of("sources.yml", "url: https://alpha.example.org/docs/", nth=2)
     assert problem.tip.startswith("keep 'alpha-docs' (cited 3 times); change the citation of 'alpha-copy' to "
@@ -286,10 +292,8 @@ def test_basis_on_a_supported_statement(data):
 
 @pytest.mark.rule("claims_are_not_evidence")
 def test_a_claim_alone_is_not_evidence(data):
-    data.replace("sources.yml", "sources:\n", "sources:\n  - id: rumour\n    title: A rumour\n    page: reference/seed.md\n"
-                 "    publisher: Someone\n    kind: claim\n    checked: 2026-01-01\n")
-    data.replace("engines/alpha.yml", "    sources: [alpha-docs]\n    checked: 2026-01-10\n  prefix",
-                 "    sources: [rumour]\n    checked: 2026-01-10\n  prefix")
+    cite_a_new_source(data, "rumour", "    title: A rumour\n    page: reference/seed.md\n    publisher: Someone\n"
+                      "    kind: claim\n    checked: 2026-01-01\n")
     problem = only(data.problems(), "every source is a claim")
     assert (problem.path, problem.line) == ("engines/alpha.yml", data.line_of("engines/alpha.yml", "[rumour]"))
     assert "status: unknown" in problem.tip

@@ -65,8 +65,8 @@ def badge_example(build: Build, page_url: str) -> Markup:
     """One badge and its Markdown and HTML, for the Data and API page: the engine others are most
     often compared with, and its first feature it fully supports (any catalog has an example)."""
     catalog = build.catalog
-    compared = {e.id: sum(e.id in other.featured for other in catalog.engines.values()) for e in catalog.engines.values()}
-    engine = max(catalog.engines.values(), key=lambda e: (compared[e.id], -list(catalog.engines).index(e.id)))
+    # max keeps the first of equals: ties go to the engine first in the catalog's order
+    engine = max(catalog.engines.values(), key=lambda e: sum(e.id in other.featured for other in catalog.engines.values()))
     feature = next((f for f in catalog.features.values()
                     if catalog.statuses[engine.support[f.id].status].strength.id == "full"),
                    next(iter(catalog.features.values())))
