@@ -111,10 +111,16 @@ class FakeWeb:
             self.seen.append(Seen(handler.path, headers))
             self.active += 1
             self.most_active = max(self.most_active, self.active)
+        answering = False
         try:
             reply = self._reply_for(handler.path, headers)
             if reply.wait:
                 self.released.wait(reply.wait)
+            # answered from here on: the client cannot have the answer (and send its next request)
+            # before this, while counting after the write would overlap that next request
+            with self._lock:
+                self.active -= 1
+            answering = True
             body = reply.body.encode("utf-8") if isinstance(reply.body, str) else reply.body
             handler.send_response(reply.status)
             for name, value in reply.headers.items():
@@ -125,8 +131,9 @@ class FakeWeb:
         except (BrokenPipeError, ConnectionResetError):
             pass
         finally:
-            with self._lock:
-                self.active -= 1
+            if not answering:
+                with self._lock:
+                    self.active -= 1
 
     def __enter__(self) -> FakeWeb:
         self.thread.start()
