@@ -44,6 +44,7 @@
     var count = matrix.querySelector("[data-di-count]");
     var form = matrix.querySelector("form");
     var scroll = matrix.querySelector("[data-di-scroll]");
+    // one table per category; the first one's head is the one the sticky bar copies
     var table = scroll.querySelector("table");
     var optionValues = function (select) { return Array.prototype.map.call(select.options, function (o) { return o.value; }); };
 
@@ -67,7 +68,7 @@
 
     function apply() {
       var shown = 0;
-      each(table, "tbody", function (group) {
+      each(scroll, "tbody", function (group) {
         var visible = 0;
         var inCategory = !category.value || group.getAttribute("data-category") === category.value;
         each(group, "tr[data-feature]", function (row) {
@@ -75,19 +76,23 @@
           row.hidden = !ok;
           if (ok) { visible += 1; }
         });
-        group.hidden = visible === 0;
+        group.closest("[data-di-group]").hidden = visible === 0;
         shown += visible;
       });
       count.textContent = shown + " features shown";
+      if (measureHead) { measureHead(); }
       setParams({category: category.value, engine: engine.value, status: status.value});
     }
 
+    var measureHead = null;  // set once the sticky head exists; the filters change column widths
     var original = null;
+    // A click on any table's head sorts every category's rows; every head says so.
     function sortBy(column, header) {
       var ascending = header.getAttribute("aria-sort") !== "ascending";
-      each(table, "thead th", function (th) { th.setAttribute("aria-sort", "none"); });
-      header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
-      each(table, "tbody", function (group) {
+      each(scroll, "thead th", function (th) {
+        th.setAttribute("aria-sort", th.cellIndex !== column ? "none" : ascending ? "ascending" : "descending");
+      });
+      each(scroll, "tbody", function (group) {
         var rows = Array.prototype.slice.call(group.querySelectorAll("tr[data-feature]"));
         rows.sort(function (a, b) {
           var x, y;
@@ -103,20 +108,20 @@
       });
     }
     function resetOrder() {
-      each(table, "thead th", function (th) { th.setAttribute("aria-sort", "none"); });
+      each(scroll, "thead th", function (th) { th.setAttribute("aria-sort", "none"); });
       original.forEach(function (pair) { pair[0].appendChild(pair[1]); });
     }
-    original = Array.prototype.map.call(table.querySelectorAll("tr[data-feature]"), function (row) { return [row.parentNode, row]; });
+    original = Array.prototype.map.call(scroll.querySelectorAll("tr[data-feature]"), function (row) { return [row.parentNode, row]; });
 
     [category, engine, status].forEach(function (select) { select.addEventListener("change", apply); });
     form.addEventListener("reset", function () { setTimeout(function () { resetOrder(); apply(); }, 0); });
-    each(table, "[data-di-sort]", function (button) {
+    each(scroll, "[data-di-sort]", function (button) {
       button.addEventListener("click", function () { sortBy(Number(button.getAttribute("data-di-sort")), button.parentNode); });
     });
-    keepHeaderInView(matrix, scroll, table);
+    measureHead = keepHeaderInView(matrix, scroll, table);
     // On a phone the rows become cards: each cell is labelled with its engine.
     var names = Array.prototype.map.call(table.tHead.rows[0].cells, function (c) { return c.textContent.trim(); });
-    each(table, "tr[data-feature]", function (row) {
+    each(scroll, "tr[data-feature]", function (row) {
       Array.prototype.forEach.call(row.cells, function (cell, i) { if (i) { cell.setAttribute("data-label", names[i]); } });
     });
     apply();
@@ -140,13 +145,20 @@
     copyHead();
     bar.appendChild(clone);
     scroll.parentNode.insertBefore(bar, scroll);
-    new MutationObserver(function () { copyHead(); sync(); }).observe(table.tHead, {attributes: true, subtree: true, attributeFilter: ["aria-sort"]});
-    function sync() {
-      clone.style.width = table.offsetWidth + "px";
-      var widths = Array.prototype.map.call(table.tHead.rows[0].cells, function (c) { return c.getBoundingClientRect().width; });
+    new MutationObserver(function () { copyHead(); measure(); }).observe(table.tHead, {attributes: true, subtree: true, attributeFilter: ["aria-sort"]});
+    // Column widths come from the first category table in view (the filters may hide the first);
+    // they change with the window and the filters, never with scrolling.
+    function measure() {
+      var shown = scroll.querySelector("[data-di-group]:not([hidden]) table");
+      if (!shown) { return; }
+      clone.style.width = shown.offsetWidth + "px";
+      var widths = Array.prototype.map.call(shown.tHead.rows[0].cells, function (c) { return c.getBoundingClientRect().width; });
       Array.prototype.forEach.call(head.rows[0].cells, function (c, i) { c.style.width = widths[i] + "px"; c.style.minWidth = widths[i] + "px"; });
+      sync();
+    }
+    function sync() {
       bar.scrollLeft = scroll.scrollLeft;
-      var box = table.getBoundingClientRect();
+      var box = scroll.getBoundingClientRect();
       bar.classList.toggle("di-sticky-head--on", box.top < 0 && box.bottom > 40);
     }
     scroll.addEventListener("scroll", function () { bar.scrollLeft = scroll.scrollLeft; });
@@ -155,8 +167,9 @@
       if (cell) { table.tHead.rows[0].cells[cell.cellIndex].querySelector("button").click(); }
     });
     window.addEventListener("scroll", sync, {passive: true});
-    window.addEventListener("resize", sync);
-    sync();
+    window.addEventListener("resize", measure);
+    measure();
+    return measure;
   }
 
   // --- Comparison ---------------------------------------------------------------------------
