@@ -539,8 +539,8 @@
         slot.replaceWith(fragment(pair[slot.getAttribute("data-di-live-part")]));
       });
       each(compare, "th[data-di-side]", function (th) { th.textContent = th.getAttribute("data-di-side") === "a" ? left.name : right.name; th.removeAttribute("data-di-side"); });
-      each(compare, "tr[data-di-feature]", function (row) {
-        var feature = row.getAttribute("data-di-feature");
+      each(compare, "tr.di-row[id]", function (row) {
+        var feature = row.id;
         row.className = lookup(pair.rows, feature) || "di-row";
         each(row, "td[data-di-side]", function (td) {
           var side = td.getAttribute("data-di-side"), engine = side === "a" ? ids[0] : ids[1];

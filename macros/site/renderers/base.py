@@ -122,15 +122,17 @@ def _helpers(build: Build, root: str) -> dict:
                     st=statement, engine=engine, feature=catalog.features[statement.feature])
 
     def compare_rows(rows):
-        """A comparison's rows of one category, one element a line, from pieces rendered once per
+        """A comparison's rows of one category, one row a line, from pieces rendered once per
         build: each row's start (per feature and row classes), its cells (per statement). A
         comparison has a row per feature and a build 66 comparisons: a template loop over them
         would cost a third of the comparisons' time."""
         lines = []
         for row in rows:
             classes = row.classes
-            lines += (once(("compare_row", row.feature.id, classes, root), "compare_row.html", feature=row.feature,
-                           classes=classes), compare_cell(row.left), compare_cell(row.right), _ROW_END)
+            start = once(("compare_row", row.feature.id, classes, root), "compare_row.html", feature=row.feature,
+                         classes=classes)
+            lines.append(Markup("").join((start.strip(), compare_cell(row.left).strip(), compare_cell(row.right).strip(),
+                                          _ROW_END)))
         return Markup("\n").join(lines)
 
     def cited_items(ids):
