@@ -2,7 +2,8 @@
 creates the build (macros/site/build.py) after refusing special files and templated pages; on_pre_build
 gives the search plugin the faster indexer (macros/site/search.py); on_files adds the pages made from
 data (one per engine, feature and pre-rendered pair) and the files that are not pages
-(macros/site/outputs); on_nav files engine pages under their section; for each page,
+(macros/site/outputs); on_nav files engine pages under their section; on_env keeps the theme's compiled
+templates between builds; for each page,
 on_page_markdown sets generated titles, escaped, and on_page_content puts rendered HTML back;
 on_post_template fills the 404 page; for each page again, on_page_context sets edit links and
 on_post_page links the feed, gives every page a skip link and refuses a repeated HTML id;
@@ -178,6 +179,15 @@ def on_nav(nav, config, files):
 
 
 @event_priority(-100)  # after mkdocs-macros, which renders any `{{` it finds in a title
+def on_env(env, config, files):
+    """The theme's templates, compiled once per process (macros/site/jinja.py MemoryBytecodeCache):
+    MkDocs makes this environment anew for every build, and `mkdocs serve` rebuilds in one process."""
+    from macros.site.jinja import THEME_BYTECODE
+
+    env.bytecode_cache = THEME_BYTECODE
+    return env
+
+
 def on_page_markdown(markdown, page, config, files):
     """The title of a generated page, escaped: Material writes titles into the navigation,
     <title> and the heading without escaping them, so a title must already be safe HTML text."""

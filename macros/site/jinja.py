@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from macros.site.markdown import inline, plain
@@ -34,6 +34,25 @@ def css_string(text: str) -> Markup:
     """Text inside a CSS string: every character but letters and digits as a CSS escape, so nothing
     a vocabulary entry holds can close the string or the rule."""
     return Markup("".join(c if c.isascii() and c.isalnum() else f"\\{ord(c):06x}" for c in str(text)))
+
+
+class MemoryBytecodeCache(BytecodeCache):
+    """Compiled templates kept for the life of the process. MkDocs makes the theme's environment anew
+    for every build, so `mkdocs serve` would compile Material's templates again after each edit; Jinja
+    checks each entry against its template's source, so an edited template is compiled afresh."""
+
+    def __init__(self) -> None:
+        self._compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        if bucket.key in self._compiled:
+            bucket.bytecode_from_string(self._compiled[bucket.key])
+
+    def dump_bytecode(self, bucket) -> None:
+        self._compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+THEME_BYTECODE = MemoryBytecodeCache()
 
 
 @lru_cache(maxsize=1)
