@@ -86,7 +86,7 @@
 
     var measureHead = null;  // set once the sticky head exists; the filters change column widths
     var original = null;
-    // A click on any table's head sorts every category's rows; every head says so.
+    // The first table's head sorts every category's rows; every table's head says so.
     function sortBy(column, header) {
       var ascending = header.getAttribute("aria-sort") !== "ascending";
       each(scroll, "thead th", function (th) {
