@@ -609,6 +609,22 @@
     each(document, ".md-search[role=dialog]:not([aria-label])", function (dialog) { dialog.setAttribute("aria-label", "Search"); });
   }
 
+  // content-visibility lets the first layout skip the long sections out of view (the matrix's category
+  // tables, a comparison's categories, the guide's lower tables). Once the page is loaded, lay them out
+  // one per idle moment: no long task, and tools that measure the whole page (an accessibility
+  // checker's target sizes, find-in-page) see every box where it is, not a placeholder.
+  function layOutSkippedSections() {
+    var sections = Array.prototype.slice.call(document.querySelectorAll(".di-matrix-group, .di-compare-category, .di-guide__rest > .di-wide"));
+    var later = window.requestIdleCallback || function (next) { return setTimeout(next, 50); };
+    function next() {
+      var section = sections.shift();
+      if (!section) { return; }
+      section.style.contentVisibility = "visible";
+      later(next);
+    }
+    if (sections.length) { later(next); }
+  }
+
   function init() {
     nameTheSearchDialog();
     each(document, "[data-di-matrix]", setUpMatrix);
@@ -623,6 +639,7 @@
     setUpSearchButtons();
     showTarget();
     window.addEventListener("hashchange", showTarget);
+    if (document.readyState === "complete") { layOutSkippedSections(); } else { window.addEventListener("load", layOutSkippedSections); }
   }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
