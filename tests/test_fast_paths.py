@@ -1,7 +1,8 @@
 """Each shortcut the build takes for speed gives what the code it stands in for gives: the search
 index's sections and attribute stripping (macros/site/search.py) against Material's own, the id
-check of every page (macros/site/hooks.py html_ids) against its pattern, and `mkdocs serve`
-(which keeps the package between rebuilds while the code is unchanged) against a fresh build.
+check of every page (macros/site/hooks.py html_ids) against its pattern, `mkdocs serve`
+(which keeps the package between rebuilds while the code is unchanged) against a fresh build, and
+the theme's compiled templates kept between those rebuilds (macros/site/jinja.py) against compiling.
 
 Checked on every page of the real site, on cases made to hit each rule, and on generated HTML
 (seeded, so a failure repeats). No timing here: `make bench` measures speed."""
@@ -167,3 +168,25 @@ def test_serve_shows_a_data_edit_and_a_code_edit_with_the_package_kept_between_t
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.splitlines() == ["data edit shows: True", "package kept: True", "template edit shows: True",
                                           "package imported again: True"]
+
+
+def test_the_theme_bytecode_cache_skips_compiling_again_and_compiles_an_edited_template(tmp_path, monkeypatch):
+    """`mkdocs serve` makes a new theme environment for each rebuild: the second one takes the compiled
+    template from the cache, and a template edited in between is compiled afresh, never served stale."""
+    from jinja2 import Environment, FileSystemLoader
+
+    from macros.site.jinja import MemoryBytecodeCache
+
+    compiled = []
+    compile_source = Environment.compile
+    monkeypatch.setattr(Environment, "compile", lambda self, source, *a, **k: compiled.append(source) or
+                        compile_source(self, source, *a, **k))
+    cache, template = MemoryBytecodeCache(), tmp_path / "main.html"
+
+    def build() -> str:  # one build's environment, as MkDocs makes it
+        return Environment(loader=FileSystemLoader(tmp_path), bytecode_cache=cache).get_template("main.html").render(x=1)
+
+    template.write_text("one {{ x }}", encoding="utf-8")
+    assert build() == "one 1" and build() == "one 1" and compiled == ["one {{ x }}"]
+    template.write_text("two {{ x }}", encoding="utf-8")
+    assert build() == "two 1" and compiled == ["one {{ x }}", "two {{ x }}"]
