@@ -62,6 +62,7 @@ def _helpers(build: Build, root: str) -> dict:
         return source.url or root + source.page.removesuffix(".md") + "/"
 
     def once(key, template, **context):
+        # stripped here, once: callers join fragments as they are, with no whitespace around them
         if key not in cache:
             cache[key] = Markup(env.get_template(template).render(**base, **context).strip())
         return cache[key]
@@ -131,8 +132,7 @@ def _helpers(build: Build, root: str) -> dict:
             classes = row.classes
             start = once(("compare_row", row.feature.id, classes, root), "compare_row.html", feature=row.feature,
                          classes=classes)
-            lines.append(Markup("").join((start.strip(), compare_cell(row.left).strip(), compare_cell(row.right).strip(),
-                                          _ROW_END)))
+            lines.append(Markup("").join((start, compare_cell(row.left), compare_cell(row.right), _ROW_END)))
         return Markup("\n").join(lines)
 
     def cited_items(ids):
