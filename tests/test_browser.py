@@ -197,6 +197,21 @@ def test_matrix_header_stays_in_view_while_scrolling(context, base_url):
     assert page.evaluate("document.querySelector('.di-scroll').scrollHeight <= document.querySelector('.di-scroll').clientHeight + 1")  # no inner vertical scroll
 
 
+def test_long_sections_skipped_at_first_are_all_laid_out_after_load(browser, base_url, catalog):
+    """The stylesheet lets the first layout skip the long sections (content-visibility); the page script
+    then lays each out, so whatever measures the whole page (find-in-page, an accessibility checker's
+    target sizes) finds real boxes."""
+    a, b = first_rendered_pair(catalog)
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    for url in ("matrix/", f"compare/{a.id}-vs-{b.id}/", "guide/"):
+        page.goto(base_url + url, wait_until="load")
+        assert page.locator("[data-di-lazy]").count() > 0, url
+        page.wait_for_function("[...document.querySelectorAll('[data-di-lazy]')].every(e => e.style.contentVisibility === 'visible')")
+        assert page.evaluate("[...document.querySelectorAll('[data-di-lazy]')].every(e => "
+                             "(e.style.contentVisibility = '', getComputedStyle(e).contentVisibility === 'auto'))"), url
+    page.close()
+
+
 # --- comparison -----------------------------------------------------------------------------
 
 def test_comparison_differences_only_and_hide_undocumented(watched, base_url, catalog):

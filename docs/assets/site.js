@@ -609,12 +609,12 @@
     each(document, ".md-search[role=dialog]:not([aria-label])", function (dialog) { dialog.setAttribute("aria-label", "Search"); });
   }
 
-  // content-visibility lets the first layout skip the long sections out of view (the matrix's category
-  // tables, a comparison's categories, the guide's lower tables). Once the page is loaded, lay them out
+  // content-visibility lets the first layout skip the long sections out of view (those the templates
+  // mark data-di-lazy: site.css). Once the page is loaded, lay them out
   // one per idle moment: no long task, and tools that measure the whole page (an accessibility
   // checker's target sizes, find-in-page) see every box where it is, not a placeholder.
   function layOutSkippedSections() {
-    var sections = Array.prototype.slice.call(document.querySelectorAll(".di-matrix-group, .di-compare-category, .di-guide__rest > .di-wide"));
+    var sections = Array.prototype.slice.call(document.querySelectorAll("[data-di-lazy]"));
     var later = window.requestIdleCallback || function (next) { return setTimeout(next, 50); };
     function next() {
       var section = sections.shift();
