@@ -118,7 +118,7 @@
     each(scroll, "[data-di-sort]", function (button) {
       button.addEventListener("click", function () { sortBy(Number(button.getAttribute("data-di-sort")), button.parentNode); });
     });
-    measureHead = keepHeaderInView(matrix, scroll, table);
+    measureHead = keepHeaderInView(scroll, table);
     // On a phone the rows become cards: each cell is labelled with its engine.
     var names = Array.prototype.map.call(table.tHead.rows[0].cells, function (c) { return c.textContent.trim(); });
     each(scroll, "tr[data-feature]", function (row) {
@@ -129,7 +129,7 @@
 
   // The matrix scrolls sideways in its own box; its header row is copied into a bar that sticks
   // to the top of the window and follows the box's horizontal scroll. No inner vertical scroll.
-  function keepHeaderInView(matrix, scroll, table) {
+  function keepHeaderInView(scroll, table) {
     var bar = el("div", null, "di-sticky-head");
     bar.setAttribute("aria-hidden", "true");
     var clone = el("table", null, table.className);
