@@ -296,9 +296,12 @@ SIZES = [(1440, 900), (390, 844)]
 
 
 # the lowest edge of whatever sticks to the top of the window: the header, a toolbar, a copied table head
+# (the style first: it needs no layout, and few elements stick, so few boxes are measured)
 STICKY_BOTTOM = """(() => Math.max(0, ...[...document.querySelectorAll("body *")].filter(e => {
-  const style = getComputedStyle(e), box = e.getBoundingClientRect();
-  return ["sticky", "fixed"].includes(style.position) && style.visibility !== "hidden" && box.height > 0
+  const style = getComputedStyle(e);
+  if (!["sticky", "fixed"].includes(style.position)) { return false; }
+  const box = e.getBoundingClientRect();
+  return style.visibility !== "hidden" && box.height > 0
     && box.right > 0 && box.left < innerWidth && box.bottom < innerHeight / 2  // in view, at the top (not a closed drawer)
     && box.top <= 1 + (parseFloat(style.top) || 0);
 }).map(e => e.getBoundingClientRect().bottom)))()"""
@@ -500,12 +503,14 @@ def test_controls_work_with_the_keyboard(watched, base_url, catalog):
 
 
 # The texts in the page's content cut off by their box (an ellipsis, or overflow hidden): a table that
-# scrolls sideways is not clipping, and text only for screen readers is clipped on purpose.
+# scrolls sideways is not clipping, and text only for screen readers is clipped on purpose. The style
+# is read first: the text and boxes of every element of a long page cost seconds, of the few that hide
+# overflow almost nothing.
 CLIPPED = """(() => [...document.querySelectorAll(".md-content *")].filter(e => {
-  if (e.closest(".di-sr") || !e.textContent.trim() || !e.getClientRects().length) { return false; }
   const style = getComputedStyle(e);
-  const hides = ["hidden", "clip"].includes(style.overflowX) || style.textOverflow === "ellipsis";
-  return hides && e.scrollWidth > e.clientWidth + 1;
+  if (!["hidden", "clip"].includes(style.overflowX) && style.textOverflow !== "ellipsis") { return false; }
+  if (e.closest(".di-sr") || !e.textContent.trim() || !e.getClientRects().length) { return false; }
+  return e.scrollWidth > e.clientWidth + 1;
 }).map(e => e.textContent.trim().slice(0, 60)))()"""
 
 
