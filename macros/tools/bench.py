@@ -115,6 +115,13 @@ def ok(good: bool) -> str:
     return "ok" if good else "MISSED"
 
 
+def per_page_growth(first: float, last: float) -> float | None:
+    """How many times the per-page cost of the smallest generated catalog the largest one's is, or None
+    when either is not a cost: on a busy machine the start-up alone can take longer than the whole
+    trivial build it is subtracted from, and a ratio of such figures would pass any target."""
+    return last / first if first > 0 and last > 0 else None
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -258,14 +265,15 @@ def main(engines: int = 50, features: int = 300, tests: bool = True) -> int:
                   f"= {per_page * 1000:.1f} ms per page; make check (cold) {check:.2f} s", flush=True)
 
         first, last = rows[0], rows[-1]
-        growth = last[6] / first[6]
+        growth = per_page_growth(first[6], last[6])
         site = last[8]
         compare = next(p for p in sorted((site / "compare").glob("*-vs-*/index.html")) if p.stat().st_size > 4 * KB)
         matrix, search = site / "matrix/index.html", site / "search/search_index.json"
         label = f"{last[0]}x{last[1]}"
         print(f"== targets at {label}")
-        print(f"  per-page time {last[6] * 1000:.1f} ms vs {first[6] * 1000:.1f} ms at {first[0]}x{first[1]}: "
-              f"{growth:.2f}x, target <= {TARGETS['growth']}x: {ok(growth <= TARGETS['growth'])}")
+        verdict = (f"{growth:.2f}x, target <= {TARGETS['growth']}x: {ok(growth <= TARGETS['growth'])}" if growth is not None
+                   else "NOT MEASURED (the start-up took as long as a whole trivial build: the machine was busy; run again)")
+        print(f"  per-page time {last[6] * 1000:.1f} ms vs {first[6] * 1000:.1f} ms at {first[0]}x{first[1]}: {verdict}")
         print(f"  whole site    {last[5] / MB:7.1f} MB, target <= {TARGETS['site_mb']} MB: {ok(last[5] / MB <= TARGETS['site_mb'])}")
         print(f"  matrix        {matrix.stat().st_size / MB:7.2f} MB, target <= {TARGETS['matrix_mb']} MB: "
               f"{ok(matrix.stat().st_size / MB <= TARGETS['matrix_mb'])}")
