@@ -318,6 +318,17 @@ def test_without_channels_nothing_is_asked(data, web):
     assert result.returncode == 0 and report_of(result) == {"engines": {}, "errors": []} and web.seen == []
 
 
+def test_a_line_longer_than_any_width_stays_one_line_through_the_writer():
+    """A note of any length round-trips as it is: a writer that folded long lines would fail the
+    real-data round trip the day a contributor wrote a long enough note."""
+    from macros.data.canonical import dump, round_trip_yaml
+
+    yaml = round_trip_yaml()
+    text = "sources:\n  - id: long\n    note: '" + "read at the recorded commit; " * 400 + "end.'\n"
+    assert len(text.splitlines()[2]) > 10_000
+    assert dump(yaml, yaml.load(text)) == text
+
+
 @pytest.mark.data
 def test_the_real_data_round_trips_unchanged_through_the_writer():
     """The writer loads and dumps every data file as it is: only what --write sets ever changes."""

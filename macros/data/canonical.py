@@ -7,6 +7,7 @@ which keeps comments and quoting).
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,7 +73,7 @@ def round_trip_yaml():
 
     yaml = YAML()
     yaml.preserve_quotes = True
-    yaml.width = 4096
+    yaml.width = sys.maxsize  # a long note stays one line: any finite width folds a longer one
     yaml.indent(mapping=2, sequence=4, offset=2)
     return yaml
 
