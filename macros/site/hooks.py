@@ -178,7 +178,6 @@ def on_nav(nav, config, files):
     return nav
 
 
-@event_priority(-100)  # after mkdocs-macros, which renders any `{{` it finds in a title
 def on_env(env, config, files):
     """The theme's templates, compiled once per process (macros/site/jinja.py MemoryBytecodeCache):
     MkDocs makes this environment anew for every build, and `mkdocs serve` rebuilds in one process."""
@@ -188,6 +187,7 @@ def on_env(env, config, files):
     return env
 
 
+@event_priority(-100)  # after mkdocs-macros, which renders any `{{` it finds in a title
 def on_page_markdown(markdown, page, config, files):
     """The title of a generated page, escaped: Material writes titles into the navigation,
     <title> and the heading without escaping them, so a title must already be safe HTML text."""
