@@ -28,6 +28,7 @@ def define_env(env):
     from markupsafe import escape
 
     from macros.site import render
+    from macros.site.ahead import MISSING
     from macros.site.build import current
 
     build = current(env.conf)
@@ -42,7 +43,11 @@ def define_env(env):
         one-line placeholder instead of a table of thousands of cells; macros/site/hooks.py puts
         the HTML back after Markdown."""
         def macro(*args):
-            return stash(build, env.page.file.src_uri if env.page is not None else "", function(build, page_url(), *args))
+            url = page_url()
+            html = build.ahead.take((function.__name__, url, args)) if build.ahead is not None else MISSING
+            if html is MISSING:
+                html = function(build, url, *args)
+            return stash(build, env.page.file.src_uri if env.page is not None else "", html)
         macro.__name__, macro.__doc__ = function.__name__, function.__doc__
         return env.macro(macro)
 

@@ -115,7 +115,7 @@ def test_hostile_text_in_every_field_stays_inert_in_html_and_page_sources(payloa
         for script in re.findall(r"<script[^>]*>(.*?)</script>", html, re.S):
             assert "<" not in script, name  # JSON in a script element: no way to close it or open a comment
             json.loads(script)
-    for path, (_title, markdown) in generated_pages(as_build(catalog)).items():
+    for path, (_title, markdown, _job) in generated_pages(as_build(catalog)).items():
         assert ID_ONLY.fullmatch(markdown), path  # the Markdown names records by id, and holds nothing else
 
 

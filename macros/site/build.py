@@ -31,6 +31,7 @@ class Settings:
     commit: str = "unknown"
     commit_date: str = ""  # the commit's day, YYYY-MM-DD: staleness is measured from it
     every_pair_up_to: int = EVERY_PAIR_UP_TO  # up to this many engines, every pair gets a pre-rendered page
+    processes: int = 2  # 1: the build never starts a second process (macros/site/ahead.py)
 
     @property
     def today(self) -> dt.date | None:
@@ -55,7 +56,8 @@ def settings_from(extra: dict, site_url: str, root: Path, environ=os.environ) ->
     pair_pages = extra.get("pair_pages") or {}
     return Settings(repository=repo.get("url", ""), host=repo.get("host", ""), branch=extra.get("edit_branch", "main"),
                     site_url=site_url or "", commit=git_commit(root), commit_date=git_commit_date(root),
-                    every_pair_up_to=int(pair_pages.get("every_pair_up_to", EVERY_PAIR_UP_TO)))
+                    every_pair_up_to=int(pair_pages.get("every_pair_up_to", EVERY_PAIR_UP_TO)),
+                    processes=int(extra.get("build_processes", 2)))
 
 
 @dataclass
@@ -70,6 +72,7 @@ class Build:
     stash: dict = field(default_factory=dict, repr=False)  # page -> HTML kept aside while Markdown reads it
     titles: dict = field(default_factory=dict, repr=False)  # generated page -> its title (data text)
     rendered: dict = field(default_factory=dict, repr=False)  # fragments reused across the pages of one build
+    ahead: object = None  # pages' HTML rendered in a second process (macros/site/ahead.py), or None
     timings: dict = field(default_factory=dict)  # phase -> seconds
 
     @property
@@ -122,4 +125,13 @@ def current(config) -> Build:
 
 
 def finish(config) -> None:
-    _BUILDS.pop(str(config["config_file_path"]), None)
+    build = _BUILDS.pop(str(config["config_file_path"]), None)
+    if build is not None and build.ahead is not None:
+        build.ahead.close()
+
+
+def abandon_all() -> None:
+    """After a failed build (MkDocs' on_build_error names no config): stop every second process."""
+    for build in _BUILDS.values():
+        if build.ahead is not None:
+            build.ahead.close()

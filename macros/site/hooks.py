@@ -2,12 +2,14 @@
 creates the build (macros/site/build.py) after refusing special files and templated pages; on_pre_build
 gives the search plugin the faster indexer (macros/site/search.py); on_files adds the pages made from
 data (one per engine, feature and pre-rendered pair) and the files that are not pages
-(macros/site/outputs); on_nav files engine pages under their section; on_env keeps the theme's compiled
-templates between builds; for each page,
+(macros/site/outputs), and starts a second process rendering the engine pages and comparisons ahead
+(macros/site/ahead.py); on_nav files engine pages under their section; on_env keeps the theme's
+compiled templates between builds and starts a second process reading the pages' search sections
+ahead; for each page,
 on_page_markdown sets generated titles, escaped, and on_page_content puts rendered HTML back;
 on_post_template fills the 404 page; for each page again, on_page_context sets edit links and
 on_post_page links the feed, gives every page a skip link and refuses a repeated HTML id;
-on_post_build ends the build.
+on_post_build ends the build, and on_build_error stops a second process still at work.
 
 Kept thin and stateless: each hook looks up the build of its config and passes it on. The one thing
 kept between builds is what the package was imported from (code_state), so that `mkdocs serve`
@@ -19,6 +21,7 @@ import json
 import re
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from markupsafe import escape
@@ -113,12 +116,13 @@ def _call(macro: str, *ids: str) -> str:
     return f"{{{{ {macro}({', '.join(json.dumps(v) for v in ids)}) }}}}"
 
 
-def generated_pages(build) -> dict[str, tuple[str, str]]:
-    """Path under docs/ -> (title, Markdown) for every page made from the data.
+def generated_pages(build) -> dict[str, tuple[str, str, tuple | None]]:
+    """Path under docs/ -> (title, Markdown, job) for every page made from the data; the job, for a
+    comparison, is its renderer and arguments, which can be done ahead (macros/site/ahead.py).
 
     The title is data text: it never enters the Markdown. on_page_markdown sets it, escaped,
     after mkdocs-macros has rendered the page."""
-    from macros.site.render import rendered_pairs
+    from macros.site.render import compare, engine_page, rendered_pairs
     from macros.site.views import pair_slug
 
     catalog = build.catalog
@@ -131,14 +135,14 @@ def generated_pages(build) -> dict[str, tuple[str, str]]:
 
     pages = {}
     for engine in catalog.engines.values():
-        pages[f"engines/{engine.id}.md"] = (engine.name, page(_call("engine_page", engine.id)))
+        pages[f"engines/{engine.id}.md"] = (engine.name, page(_call("engine_page", engine.id)), (engine_page, engine.id))
     for feature in catalog.features.values():
-        pages[f"features/{feature.id}.md"] = (feature.name, page(_call("feature_page", feature.id)))
+        pages[f"features/{feature.id}.md"] = (feature.name, page(_call("feature_page", feature.id)), None)
     for record in catalog.retired:  # a split or removed feature keeps its address, saying what it became
-        pages[f"features/{record.id}.md"] = (f"{record.name} (retired)", page(_call("retired_page", record.id)))
+        pages[f"features/{record.id}.md"] = (f"{record.name} (retired)", page(_call("retired_page", record.id)), None)
     for a, b in rendered_pairs(build):
         pages[f"compare/{pair_slug(a.id, b.id)}.md"] = (f"{a.name} vs {b.name}",
-                                                         page(_call("compare", a.id, b.id), wide=True))
+                                                         page(_call("compare", a.id, b.id), wide=True), (compare, a.id, b.id))
     return pages
 
 
@@ -147,14 +151,21 @@ def on_files(files, config):
     """The pages made from data, and the files that are not pages (macros/site/outputs): MkDocs
     writes both, and knows the downloads that hand-written pages link to."""
     from macros.site import outputs
+    from macros.site.ahead import start as start_ahead
     from macros.site.build import current
 
     build = current(config)
     if build.make_data_pages:
-        for path, (title, content) in generated_pages(build).items():
+        ahead = {}
+        for path, (title, content, job) in generated_pages(build).items():
             build.titles[path] = title
             # NOT_IN_NAV: on_nav below files them under their section, in data order
-            files.append(File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV))
+            file = File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV)
+            files.append(file)
+            if job is not None:
+                ahead[(job[0].__name__, file.url, job[1:])] = partial(job[0], build, file.url, *job[1:])
+        # the comparisons render in a second process while this one goes on (macros/site/ahead.py)
+        build.ahead = start_ahead(ahead, build.settings.processes)
     for path, content in outputs.files(build).items():
         files.append(File.generated(config, path, content=content))
     return files
@@ -180,10 +191,18 @@ def on_nav(nav, config, files):
 
 def on_env(env, config, files):
     """The theme's templates, compiled once per process (macros/site/jinja.py MemoryBytecodeCache):
-    MkDocs makes this environment anew for every build, and `mkdocs serve` rebuilds in one process."""
+    MkDocs makes this environment anew for every build, and `mkdocs serve` rebuilds in one process.
+    Every page is read now, so a second process can read their search sections ahead."""
+    from macros.site import search
+    from macros.site.build import current
     from macros.site.jinja import THEME_BYTECODE
 
     env.bytecode_cache = THEME_BYTECODE
+    build = current(config)
+    if build.ahead is not None:
+        build.ahead.close()  # every page's HTML is made: what the child did for them is taken
+    build.ahead = search.read_ahead([f.page for f in files.documentation_pages() if f.page is not None],
+                                    build.settings.processes)
     return env
 
 
@@ -328,3 +347,10 @@ def on_post_build(config):
     from macros.site.build import finish
 
     finish(config)
+
+
+def on_build_error(error):
+    """A failed build stops the second process it started, if it is still at work."""
+    from macros.site.build import abandon_all
+
+    abandon_all()

@@ -23,7 +23,10 @@ generated HTML that mixes every rule.
 from __future__ import annotations
 
 import re
+from functools import partial
 from html import escape, unescape
+
+from macros.site.ahead import MISSING, start as start_ahead
 
 MIRRORED = "9.8.2"  # the Material version whose search parser `sections` reproduces
 
@@ -201,14 +204,31 @@ def _copy(found: list, Section) -> list:
     return copies
 
 
-def page_sections(html: str, material) -> list:
+def _read(html: str, material) -> list:
+    found = sections(html, material)
+    return _copy(material_sections(html, material) if found is None else found, material.Section)
+
+
+def page_sections(html: str, material, ahead=None) -> list:
     kept = _current.get(html) or _previous.get(html)
     if kept is None:
-        found = sections(html, material)
-        kept = material_sections(html, material) if found is None else found
-        kept = _copy(kept, material.Section)
+        kept = ahead.take(html) if ahead is not None else MISSING  # read in the second process
+        if kept is MISSING:
+            kept = _read(html, material)
     _current[html] = kept
     return _copy(kept, material.Section)
+
+
+def read_ahead(pages, processes: int):
+    """The sections of every page to be indexed, read in a second process (macros/site/ahead.py) while
+    this one writes the pages: each page's HTML is final once every page is read (on_env). A page
+    whose HTML has changed by the time it is indexed is not in the child's answers, and is read here."""
+    from material.plugins.search import plugin as material
+
+    jobs = {page.content: partial(_read, page.content, material) for page in pages
+            if page.content and not (page.meta.get("search") or {}).get("exclude")
+            and page.content not in _current and page.content not in _previous}
+    return start_ahead(jobs, processes)
 
 
 # What Material's on_page_context strips from every page after indexing it: `data-search-*` attributes
@@ -233,12 +253,12 @@ def strip_search_attributes(content: str) -> str:
     return "".join(pieces)
 
 
-def add_entry_from_context(index, page, material) -> None:
+def add_entry_from_context(index, page, material, ahead=None) -> None:
     """Material's SearchIndex.add_entry_from_context, with the faster parser."""
     search = page.meta.get("search") or {}
     if search.get("exclude"):
         return
-    for section in page_sections(page.content, material):
+    for section in page_sections(page.content, material, ahead):
         if not section.is_excluded():
             index.create_entry_for_section(section, page.toc, page.url, page)
 
@@ -252,6 +272,8 @@ def install(config) -> bool:
 
     from material.plugins.search import plugin as material
 
+    from macros.site.build import current
+
     plugin = config.plugins.get("material/search")
     events = config.plugins.events["page_context"]
     position = next((i for i, m in enumerate(events) if getattr(m, "__self__", None) is plugin), None)
@@ -261,7 +283,7 @@ def install(config) -> bool:
     def on_page_context(context, *, page, config, nav):  # Material's SearchPlugin.on_page_context
         if not plugin.config.enabled:
             return
-        add_entry_from_context(plugin.search_index, page, material)
+        add_entry_from_context(plugin.search_index, page, material, current(config).ahead)
         page.content = strip_search_attributes(page.content)
 
     global _previous, _current

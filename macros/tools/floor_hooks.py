@@ -6,6 +6,7 @@ too: what remains is the start-up (loading and checking the data, the hand-writt
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from mkdocs.plugins import event_priority
 
@@ -19,6 +20,8 @@ def on_config(config):
     build = current(config)
     build.outputs = []
     build.make_data_pages = config["extra"].get("floor") != "startup"
+    # no second process (macros/site/ahead.py): it would render content the floor then throws away
+    build.settings = replace(build.settings, processes=1)
     return config
 
 

@@ -132,8 +132,10 @@ def _helpers(build: Build, root: str) -> dict:
             classes = row.classes
             start = once(("compare_row", row.feature.id, classes, root), "compare_row.html", feature=row.feature,
                          classes=classes)
-            lines.append(Markup("").join((start, compare_cell(row.left), compare_cell(row.right), _ROW_END)))
-        return Markup("\n").join(lines)
+            # every piece is Markup already: str.join does not escape each again (Markup.join would, and
+            # copy it, 30,000 times a build)
+            lines.append("".join((start, compare_cell(row.left), compare_cell(row.right), _ROW_END)))
+        return Markup("\n".join(lines))
 
     def cited_items(ids):
         """The entries of a page's list of sources, one a line: each rendered once, then reused."""
