@@ -71,6 +71,7 @@ class Build:
     feed_linked: bool = False  # every page's head names the feed (there is a whole history to build it from)
     stash: dict = field(default_factory=dict, repr=False)  # page -> HTML kept aside while Markdown reads it
     titles: dict = field(default_factory=dict, repr=False)  # generated page -> its title (data text)
+    generated_files: list = field(default_factory=list, repr=False)  # the MkDocs files of those pages
     rendered: dict = field(default_factory=dict, repr=False)  # fragments reused across the pages of one build
     ahead: object = None  # pages' HTML rendered in a second process (macros/site/ahead.py), or None
     timings: dict = field(default_factory=dict)  # phase -> seconds

@@ -1,9 +1,9 @@
 """MkDocs hooks, in the order MkDocs calls them (CONTRIBUTING.md, "The hook order", says why): on_config
 creates the build (macros/site/build.py) after refusing special files and templated pages; on_pre_build
-gives the search plugin the faster indexer (macros/site/search.py); on_files adds the pages made from
-data (one per engine, feature and pre-rendered pair) and the files that are not pages
-(macros/site/outputs), and starts a second process rendering the engine pages and comparisons ahead
-(macros/site/ahead.py); on_nav files engine pages under their section; on_env keeps the theme's
+gives the search plugin the faster indexer (macros/site/search.py), makes the pages made from data (one
+per engine, feature and pre-rendered pair) and starts a second process rendering the engine pages and
+comparisons ahead (macros/site/ahead.py); on_files adds those pages and the files that are not pages
+(macros/site/outputs); on_nav files engine pages under their section; on_env keeps the theme's
 compiled templates between builds and starts a second process reading the pages' search sections
 ahead; for each page,
 on_page_markdown sets generated titles, escaped, and on_page_content puts rendered HTML back;
@@ -148,24 +148,14 @@ def generated_pages(build) -> dict[str, tuple[str, str, tuple | None]]:
 
 @event_priority(50)  # before mkdocs-redirects looks for the pages its redirects lead to
 def on_files(files, config):
-    """The pages made from data, and the files that are not pages (macros/site/outputs): MkDocs
-    writes both, and knows the downloads that hand-written pages link to."""
+    """The pages made from data (made at on_pre_build), and the files that are not pages
+    (macros/site/outputs): MkDocs writes both, and knows the downloads that hand-written pages link to."""
     from macros.site import outputs
-    from macros.site.ahead import start as start_ahead
     from macros.site.build import current
 
     build = current(config)
-    if build.make_data_pages:
-        ahead = {}
-        for path, (title, content, job) in generated_pages(build).items():
-            build.titles[path] = title
-            # NOT_IN_NAV: on_nav below files them under their section, in data order
-            file = File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV)
-            files.append(file)
-            if job is not None:
-                ahead[(job[0].__name__, file.url, job[1:])] = partial(job[0], build, file.url, *job[1:])
-        # the comparisons render in a second process while this one goes on (macros/site/ahead.py)
-        build.ahead = start_ahead(ahead, build.settings.processes)
+    for file in build.generated_files:
+        files.append(file)
     for path, content in outputs.files(build).items():
         files.append(File.generated(config, path, content=content))
     return files
@@ -220,10 +210,26 @@ def on_page_markdown(markdown, page, config, files):
 
 def on_pre_build(config):
     """Material's search plugin, made in its on_config, indexes with macros/site/search.py: the same
-    index, in a fraction of the time."""
+    index, in a fraction of the time. The pages made from data are made now, and a second process
+    starts rendering the engine pages and comparisons (macros/site/ahead.py) while this one reads
+    docs/, writes the outputs and renders the hand-written pages: every on_config has run."""
     from macros.site import search
+    from macros.site.ahead import start as start_ahead
+    from macros.site.build import current
 
     search.install(config)
+    build = current(config)
+    if not build.make_data_pages:
+        return
+    ahead = {}
+    for path, (title, content, job) in generated_pages(build).items():
+        build.titles[path] = title
+        # NOT_IN_NAV: on_nav files them under their section, in data order
+        file = File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV)
+        build.generated_files.append(file)
+        if job is not None:
+            ahead[(job[0].__name__, file.url, job[1:])] = partial(job[0], build, file.url, *job[1:])
+    build.ahead = start_ahead(ahead, build.settings.processes)
 
 
 def on_page_content(html, page, config, files):
