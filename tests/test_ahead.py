@@ -100,3 +100,34 @@ def test_one_process_when_the_site_or_the_machine_says_so(monkeypatch):
             assert work.pid is not None and work.take("a") == 1
         finally:
             work.close()
+
+
+def test_a_refused_fork_or_temporary_file_leaves_the_work_to_this_process(monkeypatch):
+    def refused(*args, **kwargs):
+        raise OSError(11, "Resource temporarily unavailable")
+
+    for target in ("fork", "pipe"):
+        with monkeypatch.context() as patch:
+            patch.setattr(ahead.os, target, refused)
+            work = Ahead({"a": lambda: 1})
+            assert work.pid is None and work.take("a") is MISSING
+            work.close()
+    with monkeypatch.context() as patch:
+        patch.setattr(ahead.tempfile, "TemporaryFile", refused)
+        work = Ahead({"a": lambda: 1})
+        assert work.pid is None and work.take("a") is MISSING
+
+
+def test_a_warning_in_the_child_is_not_printed_there(capfd):
+    def logs():
+        logging.getLogger("mkdocs.plugins").warning("printed once, by the parent")
+        return "logged"
+
+    logging.getLogger("mkdocs").addHandler(logging.StreamHandler())
+    work = Ahead({"logs": logs})
+    try:
+        assert work.take("logs") is MISSING
+    finally:
+        work.close()
+        logging.getLogger("mkdocs").handlers.pop()
+    assert "printed once" not in capfd.readouterr().err

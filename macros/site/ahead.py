@@ -1,18 +1,20 @@
 """Work done ahead in a second process, so that a build uses two cores: MkDocs renders pages one at
-a time, and the pre-rendered comparisons (a third of a build's own work) need nothing MkDocs does
-to them first, only the checked catalog. macros/site/hooks.py forks a child at on_files that renders
-them while this process goes on with everything else; each comparison's macro then takes its HTML
-from the child instead of rendering it.
+a time, and some work needs nothing MkDocs does first. macros/site/hooks.py forks a child twice: at
+on_pre_build, once the catalog is checked, to render the engine pages and the comparisons (half of
+a build's own work) while this process reads docs/, writes the outputs and renders the hand-written
+pages; at on_env, once every page's HTML is made, to read the pages' search sections
+(macros/site/search.py) while this process writes the pages. Each macro, and the indexer, then
+takes the child's result instead of doing the work.
 
-What the child sends is exactly what the parent would have rendered: the same code over the same
-catalog, inherited at the fork. Anything the child could not do the parent does itself, the same
+What the child sends is exactly what this process would have made: the same code over the same
+catalog, inherited at the fork. Anything the child could not do this process does itself, the same
 way as without a child: a job that raised, logged a warning (a strict build counts the warnings of
-this process only) or never arrived (the child was killed, or crashed) is simply not taken, and the
-macro renders it. So the child can make a build faster, never different or less strict
-(tests/test_ahead.py builds a site both ways and compares every byte).
+this process only) or never arrived (the child was killed, or crashed) is simply not taken. So the
+child can make a build faster, never different or less strict (tests/test_site.py builds a site in
+one process and in two, and compares every byte; tests/test_ahead.py shows each way back).
 
-One process only where there is no fork (Windows), one processor to run on, or a site that says
-`extra: {build_processes: 1}`.
+One process only where there is no fork (Windows), one processor to run on, a fork or temporary
+file refused by the system, or a site that says `extra: {build_processes: 1}`.
 """
 from __future__ import annotations
 
@@ -49,8 +51,10 @@ class _Warned(logging.Handler):
 def _run_jobs(jobs: list, data: int, notes: int) -> None:
     """In the child: each job in order, its result written to the data file and announced at once."""
     noticed = _Warned()
-    for name in ("", "mkdocs"):  # MkDocs' own logger does not pass its records on to the root
-        logging.getLogger(name).addHandler(noticed)
+    # in place of the handlers that print: a job that warns is done again by the parent, which prints
+    # the warning once (MkDocs' own logger does not pass its records on to the root)
+    for name in ("", "mkdocs"):
+        logging.getLogger(name).handlers = [noticed]
     offset = 0
     for position, job in enumerate(jobs):
         noticed.seen = False
@@ -84,9 +88,20 @@ class Ahead:
         self._notes, self._data, self._partial = -1, None, b""
         if not jobs:
             return
-        data = tempfile.TemporaryFile()
-        readable, writable = os.pipe()
-        pid = os.fork()
+        try:
+            data = tempfile.TemporaryFile()
+            readable, writable = os.pipe()
+        except OSError:  # no room for the results, or no pipe: this process does the work
+            self.pending.clear()
+            return
+        try:
+            pid = os.fork()
+        except OSError:  # the system refuses a process now
+            data.close()
+            os.close(readable)
+            os.close(writable)
+            self.pending.clear()
+            return
         if pid == 0:  # the child: do the jobs, then leave at once, running nothing of the parent's
             status = 0
             try:
