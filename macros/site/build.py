@@ -17,6 +17,7 @@ from pathlib import Path
 from macros.data.changes import git_output
 from macros.data.model import Catalog
 
+WRITE_OUTPUTS = ("write the outputs",)  # the second process's last job at on_env (macros/site/hooks.py)
 EVERY_PAIR_UP_TO = 12  # mkdocs.yml extra.pair_pages.every_pair_up_to when it says nothing
 
 
@@ -72,6 +73,8 @@ class Build:
     stash: dict = field(default_factory=dict, repr=False)  # page -> HTML kept aside while Markdown reads it
     titles: dict = field(default_factory=dict, repr=False)  # generated page -> its title (data text)
     generated_files: list = field(default_factory=list, repr=False)  # the MkDocs files of those pages
+    output_files: list = field(default_factory=list, repr=False)  # the MkDocs files of the outputs
+    written_ahead: list = field(default_factory=list, repr=False)  # those the second process writes
     rendered: dict = field(default_factory=dict, repr=False)  # fragments reused across the pages of one build
     ahead: object = None  # pages' HTML rendered in a second process (macros/site/ahead.py), or None
     timings: dict = field(default_factory=dict)  # phase -> seconds

@@ -5,11 +5,12 @@ per engine, feature and pre-rendered pair) and starts a second process rendering
 comparisons ahead (macros/site/ahead.py); on_files adds those pages and the files that are not pages
 (macros/site/outputs); on_nav files engine pages under their section; on_env keeps the theme's
 compiled templates between builds and starts a second process reading the pages' search sections
-ahead; for each page,
+ahead, then writing the outputs; for each page,
 on_page_markdown sets generated titles, escaped, and on_page_content puts rendered HTML back;
 on_post_template fills the 404 page; for each page again, on_page_context sets edit links and
 on_post_page links the feed, gives every page a skip link and refuses a repeated HTML id;
-on_post_build ends the build, and on_build_error stops a second process still at work.
+on_post_build sees the outputs written and ends the build, and on_build_error stops a second process
+still at work.
 
 Kept thin and stateless: each hook looks up the build of its config and passes it on. The one thing
 kept between builds is what the package was imported from (code_state), so that `mkdocs serve`
@@ -157,7 +158,8 @@ def on_files(files, config):
     for file in build.generated_files:
         files.append(file)
     for path, content in outputs.files(build).items():
-        files.append(File.generated(config, path, content=content))
+        build.output_files.append(File.generated(config, path, content=content))
+        files.append(build.output_files[-1])
     return files
 
 
@@ -182,18 +184,39 @@ def on_nav(nav, config, files):
 def on_env(env, config, files):
     """The theme's templates, compiled once per process (macros/site/jinja.py MemoryBytecodeCache):
     MkDocs makes this environment anew for every build, and `mkdocs serve` rebuilds in one process.
-    Every page is read now, so a second process can read their search sections ahead."""
+
+    Every page is read now, so a second process (macros/site/ahead.py) reads their search sections
+    while this one writes the pages, then writes the outputs: MkDocs would write those first, one
+    file at a time (1,300 badges: half a second of file system calls). The child writes them as
+    MkDocs does (File.copy_file); on_post_build waits for it, or writes them itself."""
     from macros.site import search
-    from macros.site.build import current
+    from macros.site.ahead import start as start_ahead
+    from macros.site.build import WRITE_OUTPUTS, current
     from macros.site.jinja import THEME_BYTECODE
 
     env.bytecode_cache = THEME_BYTECODE
     build = current(config)
     if build.ahead is not None:
         build.ahead.close()  # every page's HTML is made: what the child did for them is taken
-    build.ahead = search.read_ahead([f.page for f in files.documentation_pages() if f.page is not None],
-                                    build.settings.processes)
+    pages = [f for f in files.documentation_pages() if f.page is not None]
+    # an output at a page's address is left to MkDocs, which writes the page over it
+    taken = {f.abs_dest_path for f in pages}
+    outputs = [f for f in build.output_files if f.abs_dest_path not in taken]
+    jobs = search.ahead_jobs([f.page for f in pages])
+    jobs[WRITE_OUTPUTS] = partial(write_files, outputs)
+    build.ahead = start_ahead(jobs, build.settings.processes)
+    if build.ahead.pid is not None:
+        for file in outputs:
+            files.remove(file)
+        build.written_ahead = outputs
     return env
+
+
+def write_files(written) -> int:
+    """Write files as MkDocs writes the files that are not pages."""
+    for file in written:
+        file.copy_file()
+    return len(written)
 
 
 @event_priority(-100)  # after mkdocs-macros, which renders any `{{` it finds in a title
@@ -350,8 +373,12 @@ def on_post_template(output, template_name, config):
 
 
 def on_post_build(config):
-    from macros.site.build import finish
+    from macros.site.ahead import MISSING
+    from macros.site.build import WRITE_OUTPUTS, current, finish
 
+    build = current(config)
+    if build.written_ahead and (build.ahead is None or build.ahead.take(WRITE_OUTPUTS) is MISSING):
+        write_files(build.written_ahead)  # the child did not write them all: written here, as MkDocs would
     finish(config)
 
 

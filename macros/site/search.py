@@ -26,7 +26,7 @@ import re
 from functools import partial
 from html import escape, unescape
 
-from macros.site.ahead import MISSING, start as start_ahead
+from macros.site.ahead import MISSING
 
 MIRRORED = "9.8.2"  # the Material version whose search parser `sections` reproduces
 
@@ -219,16 +219,15 @@ def page_sections(html: str, material, ahead=None) -> list:
     return _copy(kept, material.Section)
 
 
-def read_ahead(pages, processes: int):
-    """The sections of every page to be indexed, read in a second process (macros/site/ahead.py) while
-    this one writes the pages: each page's HTML is final once every page is read (on_env). A page
-    whose HTML has changed by the time it is indexed is not in the child's answers, and is read here."""
+def ahead_jobs(pages) -> dict:
+    """The sections of every page to be indexed, to be read in a second process (macros/site/ahead.py)
+    while this one writes the pages: each page's HTML is final once every page is read (on_env). A
+    page whose HTML has changed by the time it is indexed is not in the child's answers, and is read here."""
     from material.plugins.search import plugin as material
 
-    jobs = {page.content: partial(_read, page.content, material) for page in pages
+    return {page.content: partial(_read, page.content, material) for page in pages
             if page.content and not (page.meta.get("search") or {}).get("exclude")
             and page.content not in _current and page.content not in _previous}
-    return start_ahead(jobs, processes)
 
 
 # What Material's on_page_context strips from every page after indexing it: `data-search-*` attributes
