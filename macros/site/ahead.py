@@ -1,7 +1,7 @@
 """Work done ahead in a second process, so that a build uses two cores: MkDocs renders pages one at
 a time, and some work needs nothing MkDocs does first. macros/site/hooks.py forks a child twice: at
-on_pre_build, once the catalog is checked, to render the engine pages and the comparisons (half of
-a build's own work) while this process reads docs/, writes the outputs and renders the hand-written
+on_pre_build, once the catalog is checked, to render the engine and feature pages and the comparisons
+(half of a build's own work) while this process reads docs/, writes the outputs and renders the hand-written
 pages; at on_env, once every page's HTML is made, to read the pages' search sections
 (macros/site/search.py) while this process writes the pages. Each macro, and the indexer, then
 takes the child's result instead of doing the work.

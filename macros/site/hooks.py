@@ -1,8 +1,8 @@
 """MkDocs hooks, in the order MkDocs calls them (CONTRIBUTING.md, "The hook order", says why): on_config
 creates the build (macros/site/build.py) after refusing special files and templated pages; on_pre_build
 gives the search plugin the faster indexer (macros/site/search.py), makes the pages made from data (one
-per engine, feature and pre-rendered pair) and starts a second process rendering the engine pages and
-comparisons ahead (macros/site/ahead.py); on_files adds those pages and the files that are not pages
+per engine, feature and pre-rendered pair) and starts a second process rendering the engine and feature
+pages and comparisons ahead (macros/site/ahead.py); on_files adds those pages and the files that are not pages
 (macros/site/outputs); on_nav files engine pages under their section; on_env keeps the theme's
 compiled templates between builds and starts a second process reading the pages' search sections
 ahead, then writing the outputs; for each page,
@@ -118,12 +118,12 @@ def _call(macro: str, *ids: str) -> str:
 
 
 def generated_pages(build) -> dict[str, tuple[str, str, tuple | None]]:
-    """Path under docs/ -> (title, Markdown, job) for every page made from the data; the job, for a
-    comparison, is its renderer and arguments, which can be done ahead (macros/site/ahead.py).
+    """Path under docs/ -> (title, Markdown, job) for every page made from the data; the job, for an
+    engine, a feature or a comparison, is its renderer and arguments, which can be done ahead (macros/site/ahead.py).
 
     The title is data text: it never enters the Markdown. on_page_markdown sets it, escaped,
     after mkdocs-macros has rendered the page."""
-    from macros.site.render import compare, engine_page, rendered_pairs
+    from macros.site.render import compare, engine_page, feature_page, rendered_pairs
     from macros.site.views import pair_slug
 
     catalog = build.catalog
@@ -138,7 +138,7 @@ def generated_pages(build) -> dict[str, tuple[str, str, tuple | None]]:
     for engine in catalog.engines.values():
         pages[f"engines/{engine.id}.md"] = (engine.name, page(_call("engine_page", engine.id)), (engine_page, engine.id))
     for feature in catalog.features.values():
-        pages[f"features/{feature.id}.md"] = (feature.name, page(_call("feature_page", feature.id)), None)
+        pages[f"features/{feature.id}.md"] = (feature.name, page(_call("feature_page", feature.id)), (feature_page, feature.id))
     for record in catalog.retired:  # a split or removed feature keeps its address, saying what it became
         pages[f"features/{record.id}.md"] = (f"{record.name} (retired)", page(_call("retired_page", record.id)), None)
     for a, b in rendered_pairs(build):
@@ -234,7 +234,7 @@ def on_page_markdown(markdown, page, config, files):
 def on_pre_build(config):
     """Material's search plugin, made in its on_config, indexes with macros/site/search.py: the same
     index, in a fraction of the time. The pages made from data are made now, and a second process
-    starts rendering the engine pages and comparisons (macros/site/ahead.py) while this one reads
+    starts rendering the engine and feature pages and comparisons (macros/site/ahead.py) while this one reads
     docs/, writes the outputs and renders the hand-written pages: every on_config has run."""
     from macros.site import search
     from macros.site.ahead import start as start_ahead
