@@ -61,12 +61,16 @@ def check(args) -> int:
 
 def export(args) -> int:
     from macros.site import outputs
-    from macros.site.build import outside_mkdocs
+    from macros.site.build import SettingsError, outside_mkdocs
 
     catalog = checked_catalog(args)
     if catalog is None:
         return 1
-    build = outside_mkdocs(catalog, Path(args.data).resolve().parent)
+    try:
+        build = outside_mkdocs(catalog, Path(args.data).resolve().parent)
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return 1
     written = outputs.write(build, Path(args.dir))
     print(f"wrote {len(written)} files to {args.dir} (data as of {catalog.data_date}): "
           + ", ".join(output.NAME for output in build.outputs))

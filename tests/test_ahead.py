@@ -131,3 +131,4 @@ def test_a_warning_in_the_child_is_not_printed_there(capfd):
         work.close()
         logging.getLogger("mkdocs").handlers.pop()
     assert "printed once" not in capfd.readouterr().err
+

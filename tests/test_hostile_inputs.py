@@ -4,6 +4,7 @@ class of attack, each showing the message a contributor sees."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import xml.etree.ElementTree as ET
 
@@ -206,3 +207,21 @@ def test_the_repository_commits_no_symbolic_link():
     if listed.returncode != 0:
         pytest.skip("not a git checkout")
     assert [line.split("\t", 1)[1] for line in listed.stdout.splitlines() if line.startswith("120000 ")] == []
+
+
+@pytest.mark.parametrize("extra,named", [
+    ({"build_processes": "two"}, "extra.build_processes is 'two'"),
+    ({"build_processes": 0}, "extra.build_processes is 0"),
+    ({"build_processes": True}, "extra.build_processes is True"),
+    ({"pair_pages": {"every_pair_up_to": "x"}}, "extra.pair_pages.every_pair_up_to is 'x'"),
+    ({"pair_pages": {"every_pair_up_to": -1}}, "extra.pair_pages.every_pair_up_to is -1"),
+])
+def test_a_setting_the_build_cannot_use_is_named_not_a_traceback(tmp_path, extra, named):
+    """mkdocs.yml is in a pull request's reach too: a value the build cannot count with stops it
+    with the setting's name and what it takes (on_config turns this into MkDocs' error line)."""
+    from macros.site.build import SettingsError, settings_from
+
+    with pytest.raises(SettingsError, match=re.escape(named) + ": it takes a whole number"):
+        settings_from(extra, "", tmp_path, environ={})
+    assert settings_from({"build_processes": 1, "pair_pages": {"every_pair_up_to": "3"}}, "", tmp_path,
+                         environ={}).processes == 1

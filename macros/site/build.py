@@ -49,6 +49,18 @@ def git_commit_date(root: Path) -> str:
     return (git_output(root, "log", "-1", "--format=%cs") or "").strip()
 
 
+class SettingsError(ValueError):
+    """A setting in mkdocs.yml the build cannot use: the message names it and says what it takes."""
+
+
+def _count(value, name: str, least: int) -> int:
+    """A whole number of at least `least` from mkdocs.yml, or a SettingsError naming the setting."""
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip().isdigit() \
+            or int(value) < least:
+        raise SettingsError(f"mkdocs.yml: extra.{name} is {value!r}: it takes a whole number, {least} or more")
+    return int(value)
+
+
 def settings_from(extra: dict, site_url: str, root: Path, environ=os.environ) -> Settings:
     """The settings of a build from mkdocs.yml's `extra` and `site_url`, the checkout and the CI environment."""
     from macros.site.repository import repository
@@ -57,8 +69,9 @@ def settings_from(extra: dict, site_url: str, root: Path, environ=os.environ) ->
     pair_pages = extra.get("pair_pages") or {}
     return Settings(repository=repo.get("url", ""), host=repo.get("host", ""), branch=extra.get("edit_branch", "main"),
                     site_url=site_url or "", commit=git_commit(root), commit_date=git_commit_date(root),
-                    every_pair_up_to=int(pair_pages.get("every_pair_up_to", EVERY_PAIR_UP_TO)),
-                    processes=int(extra.get("build_processes", 2)))
+                    every_pair_up_to=_count(pair_pages.get("every_pair_up_to", EVERY_PAIR_UP_TO),
+                                            "pair_pages.every_pair_up_to", 0),
+                    processes=_count(extra.get("build_processes", 2), "build_processes", 1))
 
 
 @dataclass
@@ -76,7 +89,7 @@ class Build:
     output_files: list = field(default_factory=list, repr=False)  # the MkDocs files of the outputs
     written_ahead: list = field(default_factory=list, repr=False)  # those the second process writes
     rendered: dict = field(default_factory=dict, repr=False)  # fragments reused across the pages of one build
-    ahead: object = None  # pages' HTML rendered in a second process (macros/site/ahead.py), or None
+    ahead: object = None  # the second process at work for this build (macros/site/ahead.py), or None
     timings: dict = field(default_factory=dict)  # phase -> seconds
 
     @property

@@ -1,11 +1,11 @@
 """MkDocs hooks, in the order MkDocs calls them (CONTRIBUTING.md, "The hook order", says why): on_config
 creates the build (macros/site/build.py) after refusing special files and templated pages; on_pre_build
-gives the search plugin the faster indexer (macros/site/search.py), makes the pages made from data (one
-per engine, feature and pre-rendered pair) and starts a second process rendering the engine and feature
-pages and comparisons ahead (macros/site/ahead.py); on_files adds those pages and the files that are not pages
-(macros/site/outputs); on_nav files engine pages under their section; on_env keeps the theme's
-compiled templates between builds and starts a second process reading the pages' search sections
-ahead, then writing the outputs; for each page,
+gives the search plugin the faster indexer (macros/site/search.py), makes the pages made from data
+(one per engine, feature and pre-rendered pair) and starts a second process rendering the engine and
+feature pages and comparisons ahead (macros/site/ahead.py); on_files adds those pages and the files
+that are not pages (macros/site/outputs); on_nav files engine pages under their section; on_env keeps
+the theme's compiled templates between builds and starts a second process reading the pages' search
+sections ahead, then writing the outputs; for each page,
 on_page_markdown sets generated titles, escaped, and on_page_content puts rendered HTML back;
 on_post_template fills the 404 page; for each page again, on_page_context sets edit links and
 on_post_page links the feed, gives every page a skip link and refuses a repeated HTML id;
@@ -81,7 +81,10 @@ def on_config(config):
     refused = input_problems(project)
     if refused:
         raise PluginError(f"the build reads only regular files and plain pages (run `make check`):\n{report(refused)}")
-    settings = builds.settings_from(config["extra"], config.get("site_url") or "", project)
+    try:
+        settings = builds.settings_from(config["extra"], config.get("site_url") or "", project)
+    except builds.SettingsError as error:
+        raise PluginError(str(error)) from None
     started = time.perf_counter()
     try:
         catalog = build_catalog(project / "data", shown_from=project)
@@ -119,7 +122,8 @@ def _call(macro: str, *ids: str) -> str:
 
 def generated_pages(build) -> dict[str, tuple[str, str, tuple | None]]:
     """Path under docs/ -> (title, Markdown, job) for every page made from the data; the job, for an
-    engine, a feature or a comparison, is its renderer and arguments, which can be done ahead (macros/site/ahead.py).
+    engine, a feature or a comparison, is its renderer and arguments, which can be done ahead
+    (macros/site/ahead.py).
 
     The title is data text: it never enters the Markdown. on_page_markdown sets it, escaped,
     after mkdocs-macros has rendered the page."""
@@ -233,9 +237,10 @@ def on_page_markdown(markdown, page, config, files):
 
 def on_pre_build(config):
     """Material's search plugin, made in its on_config, indexes with macros/site/search.py: the same
-    index, in a fraction of the time. The pages made from data are made now, and a second process
-    starts rendering the engine and feature pages and comparisons (macros/site/ahead.py) while this one reads
-    docs/, writes the outputs and renders the hand-written pages: every on_config has run."""
+    index, in a fraction of the time. The pages made from data are made now (every on_config has
+    run), and a second process starts rendering the engine and feature pages and comparisons
+    (macros/site/ahead.py) while this one reads docs/, makes the outputs and renders the hand-written
+    pages."""
     from macros.site import search
     from macros.site.ahead import start as start_ahead
     from macros.site.build import current
