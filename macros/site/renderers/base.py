@@ -92,9 +92,10 @@ def _helpers(build: Build, root: str) -> dict:
         holds the titles and addresses once, not in every cell."""
         key = ("refs", tuple(ids))
         if key not in cache:
-            cache[key] = Markup("").join(
-                Markup('<a href="#cite-{0}">[{0}]</a>').format(
-                    "article" if catalog.sources[sid].kind == "claim" else numbers[sid]) for sid in ids)
+            # each label is a number or the word "article", never data text: nothing to escape, so a plain
+            # f-string (Markup.format runs the escaping formatter: a fifth of an engine page's time)
+            labels = ("article" if catalog.sources[sid].kind == "claim" else int(numbers[sid]) for sid in ids)
+            cache[key] = Markup("".join(f'<a href="#cite-{label}">[{label}]</a>' for label in labels))
         return cache[key]
 
     def quotes(ids):
