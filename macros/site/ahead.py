@@ -95,7 +95,13 @@ class Ahead:
             self.pending.clear()
             return
         try:
-            pid = os.fork()
+            with warnings.catch_warnings():
+                # Python 3.12+ warns when a process with threads forks (`mkdocs serve` has a server and a
+                # watcher thread): a lock another thread holds stays held in the child. The child runs
+                # only the jobs (rendering over the catalog), which take no lock those threads use, and
+                # leaves with os._exit; logging, whose locks it does use, resets them at a fork.
+                warnings.filterwarnings("ignore", ".*fork", DeprecationWarning)
+                pid = os.fork()
         except OSError:  # the system refuses a process now
             data.close()
             os.close(readable)
