@@ -28,7 +28,7 @@ def define_env(env):
     from markupsafe import escape
 
     from macros.site import render
-    from macros.site.ahead import MISSING
+    from macros.site.ahead import MISSING, macro_key
     from macros.site.build import current
 
     build = current(env.conf)
@@ -44,7 +44,7 @@ def define_env(env):
         the HTML back after Markdown."""
         def macro(*args):
             url = page_url()
-            html = build.ahead.take((function.__name__, url, args)) if build.ahead is not None else MISSING
+            html = build.ahead.take(macro_key(function.__name__, url, args))
             if html is MISSING:
                 html = function(build, url, *args)
             return stash(build, env.page.file.src_uri if env.page is not None else "", html)

@@ -134,7 +134,6 @@ def test_generated_titles_are_set_escaped_after_the_macros_render(tmp_path):
     assert page.title == page.meta["title"] == "&lt;img src=x onerror=alert(1)&gt; &amp; {{ 7*7 }}"
 
 
-
 def test_the_title_hook_runs_after_mkdocs_macros_renders_the_page():
     """... and after it, whatever order the plugins are listed in: a title set before mkdocs-macros
     runs would be rendered by it as a template."""
@@ -148,6 +147,7 @@ def test_the_title_hook_runs_after_mkdocs_macros_renders_the_page():
     steps = [getattr(step, "__qualname__", "") for step in load_config(str(ROOT / "mkdocs.yml")).plugins.events["page_markdown"]]
     assert steps.index("on_page_markdown") > steps.index("MacrosPlugin.on_page_markdown"), steps
     assert getattr(on_page_markdown, "mkdocs_priority", 0) < 0  # by its priority, not by the listing order alone
+
 
 # --- one full build with a payload in every field that the rules let through ----------------
 

@@ -29,6 +29,12 @@ from collections.abc import Callable, Hashable
 MISSING = object()  # what take() returns for a job the child did not do
 
 
+def macro_key(name: str, page_url: str, args: tuple) -> tuple:
+    """The key of a block macro's HTML done ahead: the hook that gives the job and the macro that
+    takes it (macros/__init__.py) must name it alike, or every page silently renders in one process."""
+    return ("macro", name, page_url, tuple(args))
+
+
 def processors() -> int:
     """The processors this process may run on."""
     try:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from macros.data.changes import git_output
 from macros.data.model import Catalog
+from macros.site.ahead import Ahead
 
-WRITE_OUTPUTS = ("write the outputs",)  # the second process's last job at on_env (macros/site/hooks.py)
 EVERY_PAIR_UP_TO = 12  # mkdocs.yml extra.pair_pages.every_pair_up_to when it says nothing
 
 
@@ -89,7 +89,7 @@ class Build:
     output_files: list = field(default_factory=list, repr=False)  # the MkDocs files of the outputs
     written_ahead: list = field(default_factory=list, repr=False)  # those the second process writes
     rendered: dict = field(default_factory=dict, repr=False)  # fragments reused across the pages of one build
-    ahead: object = None  # the second process at work for this build (macros/site/ahead.py), or None
+    ahead: Ahead = field(default_factory=lambda: Ahead({}), repr=False)  # the second process at work, if any
     timings: dict = field(default_factory=dict)  # phase -> seconds
 
     @property
@@ -143,12 +143,11 @@ def current(config) -> Build:
 
 def finish(config) -> None:
     build = _BUILDS.pop(str(config["config_file_path"]), None)
-    if build is not None and build.ahead is not None:
+    if build is not None:
         build.ahead.close()
 
 
 def abandon_all() -> None:
     """After a failed build (MkDocs' on_build_error names no config): stop every second process."""
     for build in _BUILDS.values():
-        if build.ahead is not None:
-            build.ahead.close()
+        build.ahead.close()

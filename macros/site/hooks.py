@@ -38,6 +38,7 @@ _ID_ATTRIBUTE = re.compile(r'id="([^"<>]*)"')
 _ID = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 _BODY = re.compile(r"<body\b[^<>]*>")
 _CONTENT = '<article class="md-content__inner md-typeset">'
+WRITE_OUTPUTS = ("write the outputs",)  # the second process's last job at on_env, taken at on_post_build
 
 
 # What the modules under macros/ were last imported from (code_state): `mkdocs serve` rebuilds in one
@@ -195,18 +196,17 @@ def on_env(env, config, files):
     MkDocs does (File.copy_file); on_post_build waits for it, or writes them itself."""
     from macros.site import search
     from macros.site.ahead import start as start_ahead
-    from macros.site.build import WRITE_OUTPUTS, current
+    from macros.site.build import current
     from macros.site.jinja import THEME_BYTECODE
 
     env.bytecode_cache = THEME_BYTECODE
     build = current(config)
-    if build.ahead is not None:
-        build.ahead.close()  # every page's HTML is made: what the child did for them is taken
-    pages = [f for f in files.documentation_pages() if f.page is not None]
+    build.ahead.close()  # every page's HTML is made: what the first child did for them is taken
+    page_files = [f for f in files.documentation_pages() if f.page is not None]
     # an output at a page's address is left to MkDocs, which writes the page over it
-    taken = {f.abs_dest_path for f in pages}
-    outputs = [f for f in build.output_files if f.abs_dest_path not in taken]
-    jobs = search.ahead_jobs([f.page for f in pages])
+    page_paths = {f.abs_dest_path for f in page_files}
+    outputs = [f for f in build.output_files if f.abs_dest_path not in page_paths]
+    jobs = search.ahead_jobs([f.page for f in page_files])
     jobs[WRITE_OUTPUTS] = partial(write_files, outputs)
     build.ahead = start_ahead(jobs, build.settings.processes)
     if build.ahead.pid is not None:
@@ -242,7 +242,7 @@ def on_pre_build(config):
     (macros/site/ahead.py) while this one reads docs/, makes the outputs and renders the hand-written
     pages."""
     from macros.site import search
-    from macros.site.ahead import start as start_ahead
+    from macros.site.ahead import macro_key, start as start_ahead
     from macros.site.build import current
 
     search.install(config)
@@ -256,7 +256,7 @@ def on_pre_build(config):
         file = File.generated(config, path, content=content, inclusion=InclusionLevel.NOT_IN_NAV)
         build.generated_files.append(file)
         if job is not None:
-            ahead[(job[0].__name__, file.url, job[1:])] = partial(job[0], build, file.url, *job[1:])
+            ahead[macro_key(job[0].__name__, file.url, job[1:])] = partial(job[0], build, file.url, *job[1:])
     build.ahead = start_ahead(ahead, build.settings.processes)
 
 
@@ -379,10 +379,10 @@ def on_post_template(output, template_name, config):
 
 def on_post_build(config):
     from macros.site.ahead import MISSING
-    from macros.site.build import WRITE_OUTPUTS, current, finish
+    from macros.site.build import current, finish
 
     build = current(config)
-    if build.written_ahead and (build.ahead is None or build.ahead.take(WRITE_OUTPUTS) is MISSING):
+    if build.written_ahead and build.ahead.take(WRITE_OUTPUTS) is MISSING:
         write_files(build.written_ahead)  # the child did not write them all: written here, as MkDocs would
     finish(config)
 

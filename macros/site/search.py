@@ -209,10 +209,10 @@ def _read(html: str, material) -> list:
     return _copy(material_sections(html, material) if found is None else found, material.Section)
 
 
-def page_sections(html: str, material, ahead=None) -> list:
+def page_sections(html: str, material, ahead) -> list:
     kept = _current.get(html) or _previous.get(html)
     if kept is None:
-        kept = ahead.take(html) if ahead is not None else MISSING  # read in the second process
+        kept = ahead.take(html)  # read in the second process, when there is one
         if kept is MISSING:
             kept = _read(html, material)
     _current[html] = kept
@@ -252,7 +252,7 @@ def strip_search_attributes(content: str) -> str:
     return "".join(pieces)
 
 
-def add_entry_from_context(index, page, material, ahead=None) -> None:
+def add_entry_from_context(index, page, material, ahead) -> None:
     """Material's SearchIndex.add_entry_from_context, with the faster parser."""
     search = page.meta.get("search") or {}
     if search.get("exclude"):
