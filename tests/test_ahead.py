@@ -2,8 +2,10 @@
 did the job as this process would have, and anything else falls back to this process."""
 from __future__ import annotations
 
+import ast
 import logging
 import os
+import re
 import time
 import warnings
 
@@ -132,3 +134,21 @@ def test_a_warning_in_the_child_is_not_printed_there(capfd):
         logging.getLogger("mkdocs").handlers.pop()
     assert "printed once" not in capfd.readouterr().err
 
+
+
+def test_every_job_a_generated_page_gives_is_the_call_its_page_makes(data):
+    """The hook keys a job by its renderer's name and arguments; the page's macro call, as Jinja
+    makes it, must come out under the same key, or its HTML would be rendered twice (and the build
+    would still pass: the parent renders what it does not take)."""
+    from conftest import as_build
+    from macros.data.catalog import build_catalog
+    from macros.site.ahead import macro_key
+    from macros.site.hooks import generated_pages
+
+    pages = generated_pages(as_build(build_catalog(data.path, shown_from=data.path)))
+    jobs = [(markdown, job) for _title, markdown, job in pages.values() if job is not None]
+    assert {job[0].__name__ for _, job in jobs} == {"engine_page", "feature_page", "compare"}
+    for markdown, job in jobs:
+        name, args = re.search(r"\{\{ (\w+)\((.*)\) \}\}", markdown).groups()
+        called = ast.literal_eval(f"({args},)")  # the literal arguments Jinja passes to the macro
+        assert macro_key(name, "u/", called) == macro_key(job[0].__name__, "u/", job[1:]), markdown
