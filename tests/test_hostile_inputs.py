@@ -66,6 +66,25 @@ def test_a_link_inside_the_repository_is_refused_too(tmp_path):
     assert check.returncode == 1 and "docs/home-again.md:1:1: is a symbolic link" in check.stderr
 
 
+def test_committed_compiled_python_is_refused_by_check_and_by_a_plain_build(tmp_path):
+    """A module's compiled file runs in place of its source, so a committed one hides code from review."""
+    project = small_project(tmp_path / "project")
+    cache = project / "macros/site/__pycache__"
+    cache.mkdir(exist_ok=True)
+    (cache / "hooks.cpython-311.pyc").write_bytes(b"compiled")
+    (project / "stray.pyo").write_bytes(b"compiled")
+    for args in (["init", "-q"], ["add", "-A"], ["add", "-f", "macros/site/__pycache__", "stray.pyo"]):
+        subprocess.run(["git", *args], cwd=project, check=True)
+    check = run_macros("check", cwd=project, data=project / "data")
+    assert check.returncode == 1 and "Traceback" not in check.stderr
+    for path in ("macros/site/__pycache__/hooks.cpython-311.pyc", "stray.pyo"):
+        assert f"{path}:1:1: is compiled Python committed to the repository" in check.stderr, path
+    subprocess.run(["git", "rm", "-q", "--cached", "stray.pyo"], cwd=project, check=True)  # on disk, not committed: fine
+    result = plain_build(project, tmp_path / "site")
+    assert result.returncode != 0 and "macros/site/__pycache__/hooks.cpython-311.pyc:1:1: is compiled" in result.stderr
+    assert "stray.pyo" not in result.stderr
+
+
 def test_a_page_name_that_is_not_plain_is_refused(tmp_path):
     project = small_project(tmp_path / "project")
     (project / "docs/<img src=x onerror=alert(1)>.md").write_text("Hi\n")

@@ -6,6 +6,7 @@ would publish what it points to as a page or an asset, or copy forever. So every
 the folders the build reads is looked at without following links, and each symbolic link
 (wherever it points), named pipe, device or socket is refused, with what to do. A local
 checkout can hold the special files too (git never commits them), so they are named the same way.
+Compiled Python committed anywhere is refused as well: Python would run it instead of the source.
 
 `make check` prints these problems, and the build refuses to start while there is one, so a
 plain `mkdocs build` refuses them too.
@@ -23,7 +24,7 @@ from macros.data.problems import Problem
 # templates, and the licences the downloads carry.
 BUILD_FOLDERS = ("docs", "data", "macros")
 BUILD_FILES = ("mkdocs.yml", "LICENSE", "LICENSE-DATA")
-SKIPPED = {"__pycache__"}  # written by Python itself, never read by the build
+SKIPPED = {"__pycache__"}  # written by Python itself (a committed one is refused: committed_bytecode)
 
 _KINDS = {stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device",
           stat.S_IFSOCK: "a socket"}
@@ -70,7 +71,21 @@ def special_inputs(root: Path) -> list[Problem]:
             folders[:] = sorted(f for f in folders if f not in SKIPPED and look(Path(folder) / f))
             for file in sorted(files):
                 look(Path(folder) / file)
-    return problems + _docs_names(root)
+    return problems + _docs_names(root) + committed_bytecode(root)
+
+
+def committed_bytecode(root: Path) -> list[Problem]:
+    """Compiled Python that git tracks. Python runs a module's compiled file from __pycache__ in place
+    of its source (one compiled "unchecked" never compares the source at all), so a committed one runs
+    code that no reviewer read in the diff. Outside a git checkout nothing is tracked."""
+    from macros.data.changes import git_output
+
+    listed = git_output(root, "ls-files", "-z", "--", "*.pyc", "*.pyo", "*__pycache__*") or ""
+    return [Problem(path, 1, 1, "is compiled Python committed to the repository: Python would run it in place of "
+                    "the source beside it, which is what review reads",
+                    "remove it from the repository with `git rm --cached`: Python writes its own, and "
+                    ".gitignore keeps them out")
+            for path in sorted(filter(None, listed.split("\0")))]
 
 
 def _docs_names(root: Path) -> list[Problem]:
