@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from pathlib import Path
 
@@ -395,4 +396,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    gc.freeze()  # the command is done: Python's last collection at exit need not walk all it made (the catalog)
+    sys.exit(status)

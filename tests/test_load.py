@@ -1,5 +1,11 @@
 """The strict loader turns every YAML surprise into a problem with file, line and column."""
+import gc
+
+import pytest
+
+from macros.data.catalog import build_catalog
 from macros.data.load import load, parse
+from macros.data.problems import DataError
 
 
 def only_problem(text: str, date_keys=frozenset({"checked"})):
@@ -79,3 +85,22 @@ def test_every_value_knows_its_line():
     doc, _ = parse("top:\n  inner:\n    - first\n    - second\n", "f.yml")
     assert doc.where(("top", "inner", 1)) == (4, 7)
     assert doc.where(("top", "inner"), key=True) == (2, 3)
+
+
+def test_the_collector_is_as_it_was_after_loading_good_or_bad_data(data):
+    """Loading pauses Python's cyclic garbage collector (macros/data/catalog.py): a load that succeeds or
+    fails leaves it on, or off, as it found it, so `mkdocs serve` never runs on without it."""
+    assert gc.isenabled()
+    build_catalog(data.path)
+    assert gc.isenabled()
+    data.write("features.yml", "categories: [\n")
+    with pytest.raises(DataError):
+        build_catalog(data.path)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with pytest.raises(DataError):
+            build_catalog(data.path)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
