@@ -44,11 +44,12 @@ def mapping_orders(data, schema_name: str, schema_dir: Path, feature_order: list
             extra = schema.get("additionalProperties")
             for key, value in node.items():
                 sub = properties.get(key, extra if isinstance(extra, dict) else None)
-                if sub is not None:
+                if sub is not None and isinstance(value, dict | list):  # a scalar holds no mapping
                     yield from walk(value, sub, pointer + (key,), root)
         elif isinstance(node, list) and isinstance(schema.get("items"), dict):
             for index, item in enumerate(node):
-                yield from walk(item, schema["items"], pointer + (index,), root)
+                if isinstance(item, dict | list):
+                    yield from walk(item, schema["items"], pointer + (index,), root)
 
     yield from walk(data, schemas[schema_name], (), schemas[schema_name])
 

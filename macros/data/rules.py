@@ -469,15 +469,24 @@ def _invisible_in_place(text: str, index: int) -> bool:
     return False
 
 
-def _strings(node, pointer=()):
+def _suspect_strings(node, pointer=()):
+    """(pointer, text) for every string in a document that text_problems must look at: the rest,
+    almost all of it, is plain ASCII, which is passed over without building its pointer."""
     if isinstance(node, str):
-        yield pointer, node
-    elif isinstance(node, dict):
-        for key, value in node.items():
-            yield from _strings(value, pointer + (key,))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _strings(value, pointer + (index,))
+        if not _surely_plain(node):
+            yield pointer, node
+        return
+    for key, value in node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ():
+        if isinstance(value, str):
+            if not _surely_plain(value):
+                yield pointer + (key,), value
+        elif isinstance(value, dict | list):
+            yield from _suspect_strings(value, pointer + (key,))
+
+
+def _surely_plain(text: str) -> bool:
+    """Plain ASCII with nothing text_problems looks for: decided in one scan."""
+    return text.isascii() and not _ASCII_SUSPECT.search(text)
 
 
 def _character(char: str) -> str:
@@ -491,8 +500,8 @@ def _field(pointer) -> str:
 def text_problems(field: str, text: str) -> list[tuple[str, str]]:
     """(message, tip) for each way `text` could hide, fake or inject: the same test for the data
     and for `make new-engine`. Labels (names, titles, values) are held to the stricter rule."""
-    if text.isascii() and not _ASCII_SUSPECT.search(text):
-        return []  # the common case, decided in one scan: nothing below can match
+    if _surely_plain(text):
+        return []  # the common case: nothing below can match
     found = []
     label = field in LABEL_KEYS or field in ("id", "former-ids")
     control = _CONTROL.search(text if label else text.replace("\n", "").replace("\t", ""))
@@ -522,7 +531,7 @@ def text_problems(field: str, text: str) -> list[tuple[str, str]]:
 def text_is_plain(catalog, today):
     """Text has no control, bidi or invisible characters, and names hold no markup or template syntax."""
     for doc in documents(catalog):
-        for pointer, text in _strings(doc.data):
+        for pointer, text in _suspect_strings(doc.data):
             for message, tip in text_problems(_field(pointer), text):
                 yield doc.problem(pointer, message, tip)
 
