@@ -4,12 +4,13 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING
 
 from macros.data.load import Document, read_regular
 from macros.data.problems import DataError, Problem, did_you_mean
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 UNKNOWN_FIELDS_SHOWN = 20  # per mapping; a file of thousands of stray keys gets a count, not a flood
 KEBAB = "\\A[a-z0-9]+(-[a-z0-9]+)*\\Z"  # the id pattern, as _anchored reads it
@@ -50,14 +51,12 @@ def _read_schema(path: Path) -> dict:
 
 
 @lru_cache(maxsize=8)
-def _schemas(schema_dir: str) -> tuple[dict, Registry]:
-    schemas = {p.name: _anchored(_read_schema(p)) for p in sorted(Path(schema_dir).glob("*.schema.json"))}
-    registry = Registry().with_resources((name, Resource.from_contents(s)) for name, s in schemas.items())
-    return schemas, registry
+def _schemas(schema_dir: str) -> dict:
+    return {p.name: _anchored(_read_schema(p)) for p in sorted(Path(schema_dir).glob("*.schema.json"))}
 
 
 def load_schemas(schema_dir: Path) -> dict:
-    return _schemas(str(schema_dir))[0]
+    return _schemas(str(schema_dir))
 
 
 def date_keys(schema_dir: Path) -> frozenset:
@@ -81,7 +80,13 @@ def date_keys(schema_dir: Path) -> frozenset:
 
 @lru_cache(maxsize=32)
 def _validator(schema_dir: str, name: str) -> Draft202012Validator:
-    schemas, registry = _schemas(schema_dir)
+    """jsonschema's validator, which explains each problem; imported only for a file that has one
+    (valid data never needs it, and importing it took a tenth of a second of every check and build)."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+    schemas = _schemas(schema_dir)
+    registry = Registry().with_resources((file, Resource.from_contents(s)) for file, s in schemas.items())
     return Draft202012Validator(schemas[name], registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
@@ -169,7 +174,7 @@ def _fast_check(schema_dir: str, name: str):
     time; only a file it rejects goes through jsonschema, which explains every problem."""
     import fastjsonschema
 
-    schemas = _schemas(schema_dir)[0]
+    schemas = _schemas(schema_dir)
     return fastjsonschema.compile(_inline(schemas[name], schemas), formats={"date": _is_date, "uri": lambda _: True})
 
 
