@@ -315,8 +315,8 @@ def _seed_claims(reader: _Reader) -> tuple[list[SeedClaim], str]:
 def collector_paused():
     """Python's cyclic garbage collector off while the data loads: loading makes tens of thousands of
     records that all live on, and no cycles to free (what it throws away goes with its last reference),
-    yet each full pass of the collector walks every record made so far: a third of a cold `make check`
-    at 50 engines x 300 features. It is on again afterwards, as it was before."""
+    yet each full pass of the collector walks every record made so far: over a quarter of a cold
+    `make check` at 50 engines x 300 features. It is on again afterwards, as it was before."""
     enabled = gc.isenabled()
     gc.disable()
     try:
