@@ -170,6 +170,38 @@ def test_serve_shows_a_data_edit_and_a_code_edit_with_the_package_kept_between_t
                                           "package imported again: True"]
 
 
+REBUILDS = """
+import gc, os, sys, time, weakref
+from pathlib import Path
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+project, site = Path(sys.argv[1]), Path(sys.argv[2])
+os.chdir(project)
+copies = []
+for _ in range(3):  # a code edit before each rebuild: the package is imported again, the last copy dropped
+    now = time.time_ns()
+    os.utime(project / "macros/site/views.py", ns=(now, now))
+    build(load_config(config_file=str(project / "mkdocs.yml"), site_dir=str(site)), serve_url="http://127.0.0.1:8000/")
+    copies.append(weakref.ref(sys.modules["macros.data.rules"].text_problems))
+    print(gc.get_freeze_count())
+print([copy() is not None for copy in copies], gc.isenabled())
+"""
+
+
+def test_rebuilds_in_one_process_free_what_the_last_build_froze(tmp_path):
+    """A build freezes what it keeps out of the garbage collector (macros/site/hooks.py); `mkdocs serve`
+    rebuilds in one process, so the next build must free the last one's pages and dropped package, or
+    every rebuild would keep its predecessor (70 MB each on the real data)."""
+    project = small_project(tmp_path / "project")
+    result = subprocess.run([sys.executable, "-c", REBUILDS, str(project), str(tmp_path / "site")], capture_output=True,
+                            text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    *frozen, alive = result.stdout.splitlines()
+    assert alive == "[False, False, True] True"  # only this build's package is left, and the collector is on
+    assert max(map(int, frozen)) < 1.2 * min(map(int, frozen))  # what stays frozen does not grow build by build
+
+
 def test_the_theme_bytecode_cache_skips_compiling_again_and_compiles_an_edited_template(tmp_path, monkeypatch):
     """`mkdocs serve` makes a new theme environment for each rebuild: the second one takes the compiled
     template from the cache, and a template edited in between is compiled afresh, never served stale."""

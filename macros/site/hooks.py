@@ -62,7 +62,6 @@ def code_state(project: Path) -> tuple:
 @event_priority(100)  # before mkdocs-macros imports the package
 def on_config(config):
     global _imported_from
-    gc.unfreeze()  # `mkdocs serve`: what the last build left (frozen at its end) may be collected again
     project = Path(config["config_file_path"]).parent
     # `mkdocs serve` rebuilds in one process: after an edit under macros/ (or a schema) the package is
     # imported again, so the edit shows; after a data edit it is kept, with its compiled templates and
@@ -72,6 +71,11 @@ def on_config(config):
         for name in [m for m in sys.modules if m == "macros" or m.startswith("macros.")]:
             del sys.modules[name]
         _imported_from = state
+    if gc.get_freeze_count():
+        # `mkdocs serve`: the last build froze all it had (on_post_build), which is garbage now, and so is
+        # the package just dropped after a code edit: collected once here, or this build would freeze it again
+        gc.unfreeze()
+        gc.collect()
     if str(project) not in sys.path:
         sys.path.insert(0, str(project))
     from macros.data.catalog import build_catalog
