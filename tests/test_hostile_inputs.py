@@ -66,22 +66,24 @@ def test_a_link_inside_the_repository_is_refused_too(tmp_path):
     assert check.returncode == 1 and "docs/home-again.md:1:1: is a symbolic link" in check.stderr
 
 
-def test_committed_compiled_python_is_refused_by_check_and_by_a_plain_build(tmp_path):
-    """A module's compiled file runs in place of its source, so a committed one hides code from review."""
+def test_committed_compiled_code_is_refused_by_check_and_by_a_plain_build(tmp_path):
+    """Python imports a module's compiled file, or an extension module, in place of its source, so a
+    committed one hides code from review; a file that only looks like one in its name is fine."""
     project = small_project(tmp_path / "project")
-    cache = project / "macros/site/__pycache__"
-    cache.mkdir(exist_ok=True)
-    (cache / "hooks.cpython-311.pyc").write_bytes(b"compiled")
-    (project / "stray.pyo").write_bytes(b"compiled")
-    for args in (["init", "-q"], ["add", "-A"], ["add", "-f", "macros/site/__pycache__", "stray.pyo"]):
+    compiled = ["macros/site/__pycache__/hooks.cpython-311.pyc", "macros/data/__PYCACHE__/notes.txt", "stray.pyo",
+                "macros/site/unused.cpython-311-x86_64-linux-gnu.so", "tools/old.PYC"]
+    for path in [*compiled, "docs-notes/x__pycache__y.md", "macros/site/somewhere.so.md"]:
+        (project / path).parent.mkdir(parents=True, exist_ok=True)
+        (project / path).write_bytes(b"compiled")
+    for args in (["init", "-q"], ["add", "-A"], ["add", "-f", "."]):
         subprocess.run(["git", *args], cwd=project, check=True)
     check = run_macros("check", cwd=project, data=project / "data")
     assert check.returncode == 1 and "Traceback" not in check.stderr
-    for path in ("macros/site/__pycache__/hooks.cpython-311.pyc", "stray.pyo"):
-        assert f"{path}:1:1: is compiled Python committed to the repository" in check.stderr, path
-    subprocess.run(["git", "rm", "-q", "--cached", "stray.pyo"], cwd=project, check=True)  # on disk, not committed: fine
-    result = plain_build(project, tmp_path / "site")
-    assert result.returncode != 0 and "macros/site/__pycache__/hooks.cpython-311.pyc:1:1: is compiled" in result.stderr
+    refused = re.findall(r"^(\S+):1:1: is compiled code committed to the repository", check.stderr, re.M)
+    assert sorted(refused) == sorted(compiled)
+    subprocess.run(["git", "rm", "-q", "--cached", *compiled[1:]], cwd=project, check=True)  # on disk only: fine
+    result = plain_build(project, tmp_path / "site", GIT_LITERAL_PATHSPECS="1")  # no pathspec: git's settings do not matter
+    assert result.returncode != 0 and f"{compiled[0]}:1:1: is compiled code" in result.stderr
     assert "stray.pyo" not in result.stderr
 
 

@@ -6,7 +6,7 @@ would publish what it points to as a page or an asset, or copy forever. So every
 the folders the build reads is looked at without following links, and each symbolic link
 (wherever it points), named pipe, device or socket is refused, with what to do. A local
 checkout can hold the special files too (git never commits them), so they are named the same way.
-Compiled Python committed anywhere is refused as well: Python would run it instead of the source.
+Compiled code committed anywhere is refused as well: Python would import it instead of the source.
 
 `make check` prints these problems, and the build refuses to start while there is one, so a
 plain `mkdocs build` refuses them too.
@@ -24,7 +24,7 @@ from macros.data.problems import Problem
 # templates, and the licences the downloads carry.
 BUILD_FOLDERS = ("docs", "data", "macros")
 BUILD_FILES = ("mkdocs.yml", "LICENSE", "LICENSE-DATA")
-SKIPPED = {"__pycache__"}  # written by Python itself (a committed one is refused: committed_bytecode)
+SKIPPED = {"__pycache__"}  # written by Python itself (a committed one is refused: committed_compiled_code)
 
 _KINDS = {stat.S_IFIFO: "a named pipe (FIFO)", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device",
           stat.S_IFSOCK: "a socket"}
@@ -71,21 +71,30 @@ def special_inputs(root: Path) -> list[Problem]:
             folders[:] = sorted(f for f in folders if f not in SKIPPED and look(Path(folder) / f))
             for file in sorted(files):
                 look(Path(folder) / file)
-    return problems + _docs_names(root) + committed_bytecode(root)
+    return problems + _docs_names(root) + committed_compiled_code(root)
 
 
-def committed_bytecode(root: Path) -> list[Problem]:
-    """Compiled Python that git tracks. Python runs a module's compiled file from __pycache__ in place
-    of its source (one compiled "unchecked" never compares the source at all), so a committed one runs
-    code that no reviewer read in the diff. Outside a git checkout nothing is tracked."""
+# Files Python imports as code besides a module's source: compiled modules (a `__pycache__` one is used
+# in place of the source beside it; one outside it is a module of its own) and extension modules, which
+# are found before a source of the same name. Compared without case: a case-insensitive disk finds them so.
+_COMPILED_ENDINGS = (".pyc", ".pyo", ".so", ".pyd")
+
+
+def committed_compiled_code(root: Path) -> list[Problem]:
+    """Compiled code that git tracks. Python imports it in place of the source beside it (a compiled file
+    marked "unchecked" without ever comparing the two), so a committed one runs code that no reviewer read
+    in the diff. Every tracked path is looked at (no pathspec: git's environment can change how one
+    matches); outside a git checkout nothing is tracked."""
     from macros.data.changes import git_output
 
-    listed = git_output(root, "ls-files", "-z", "--", "*.pyc", "*.pyo", "*__pycache__*") or ""
-    return [Problem(path, 1, 1, "is compiled Python committed to the repository: Python would run it in place of "
-                    "the source beside it, which is what review reads",
-                    "remove it from the repository with `git rm --cached`: Python writes its own, and "
-                    ".gitignore keeps them out")
-            for path in sorted(filter(None, listed.split("\0")))]
+    listed = git_output(root, "ls-files", "-z") or ""
+    found = [path for path in filter(None, listed.split("\0"))
+             if path.lower().endswith(_COMPILED_ENDINGS) or "__pycache__" in path.lower().split("/")[:-1]]
+    return [Problem(path, 1, 1, "is compiled code committed to the repository: Python would import it in place of "
+                    "the source that review reads",
+                    "remove it from the repository with `git rm --cached`: Python writes its own compiled files, "
+                    "and .gitignore keeps them out")
+            for path in sorted(found)]
 
 
 def _docs_names(root: Path) -> list[Problem]:
