@@ -395,7 +395,9 @@ def on_post_build(config):
     if build.written_ahead and build.ahead.take(WRITE_OUTPUTS) is MISSING:
         write_files(build.written_ahead)  # the child did not write them all: written here, as MkDocs would
     finish(config)
-    gc.freeze()  # the build is over: Python's last collection at exit need not walk the pages it made
+    # the build is over: Python's last collection at exit need not walk the pages it made (under
+    # `mkdocs serve`, the next build's on_config unfreezes and frees them)
+    gc.freeze()
 
 
 def on_build_error(error):
