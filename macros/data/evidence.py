@@ -25,7 +25,7 @@ ABSENT, UNDOCUMENTED, NOT_RESEARCHED = "absent", "undocumented", "not-researched
 def source_level(source: Source, engine: Engine) -> str:
     if source.kind == "claim":
         return "claim"
-    if source.url and any(source.url.startswith(prefix) for prefix in engine.official_urls):
+    if source.url and source.url.startswith(tuple(engine.official_urls)):  # any of them
         return "primary"
     return "secondary"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -561,6 +562,7 @@ def _urls(catalog):
 _LOOKALIKE_DOTS = "\u3002\uff0e\uff61\u2024\ufe52"
 
 
+@functools.lru_cache(maxsize=1 << 16)  # the same pages are cited and searched again and again; the answer is the URL's alone
 def url_problem(url: str) -> tuple[str, str] | None:
     """(what is wrong, what to do) when `url` is not a plain https address that shows where it goes."""
     from urllib.parse import urlsplit
