@@ -87,8 +87,8 @@ class Ahead:
     such lines. This process reads the file only for what it takes."""
 
     def __init__(self, jobs: dict[Hashable, Callable[[], object]]):
+        # job key -> its place in the child's order, for the keys this process has not taken yet
         self.positions = {key: i for i, key in enumerate(jobs)}
-        self.pending = set(jobs)  # the keys the child was given and this process has not taken
         self.arrived: dict[int, tuple[int, int]] = {}  # job position -> (offset, length) in the data file
         self.pid = None
         self._notes, self._data, self._partial = -1, None, b""
@@ -98,7 +98,7 @@ class Ahead:
             data = tempfile.TemporaryFile()
             readable, writable = os.pipe()
         except OSError:  # no room for the results, or no pipe: this process does the work
-            self.pending.clear()
+            self.positions.clear()
             return
         try:
             with warnings.catch_warnings():
@@ -112,7 +112,7 @@ class Ahead:
             data.close()
             os.close(readable)
             os.close(writable)
-            self.pending.clear()
+            self.positions.clear()
             return
         if pid == 0:  # the child: do the jobs, then leave at once, running nothing of the parent's
             status = 0
@@ -142,10 +142,9 @@ class Ahead:
 
     def take(self, key: Hashable):
         """The child's result for `key` (waiting for it while the child is at work), or MISSING."""
-        if key not in self.pending:
+        position = self.positions.pop(key, None)
+        if position is None:
             return MISSING
-        self.pending.discard(key)
-        position = self.positions[key]
         while position not in self.arrived and self._notes >= 0 and self._read_notes():
             pass
         if position not in self.arrived:
@@ -171,7 +170,7 @@ class Ahead:
         if self._data is not None:
             self._data.close()
             self._data = None
-        self.pending.clear()
+        self.positions.clear()
         self.arrived.clear()
 
 
