@@ -219,6 +219,11 @@ def page_sections(html: str, material, ahead) -> list:
     return _copy(kept, material.Section)
 
 
+def _excluded(page) -> bool:
+    """A page whose front matter says `search: {exclude: true}`, as Material reads it."""
+    return bool((page.meta.get("search") or {}).get("exclude"))
+
+
 def ahead_jobs(pages) -> dict:
     """The sections of every page to be indexed, to be read in a second process (macros/site/ahead.py)
     while this one writes the pages: each page's HTML is final once every page is read (on_env). A
@@ -226,7 +231,7 @@ def ahead_jobs(pages) -> dict:
     from material.plugins.search import plugin as material
 
     return {page.content: partial(_read, page.content, material) for page in pages
-            if page.content and not (page.meta.get("search") or {}).get("exclude")
+            if page.content and not _excluded(page)
             and page.content not in _current and page.content not in _previous}
 
 
@@ -254,8 +259,7 @@ def strip_search_attributes(content: str) -> str:
 
 def add_entry_from_context(index, page, material, ahead) -> None:
     """Material's SearchIndex.add_entry_from_context, with the faster parser."""
-    search = page.meta.get("search") or {}
-    if search.get("exclude"):
+    if _excluded(page):
         return
     for section in page_sections(page.content, material, ahead):
         if not section.is_excluded():
