@@ -476,13 +476,10 @@ def _suspect_strings(node, pointer=()):
     if isinstance(node, str):
         if not _surely_plain(node):
             yield pointer, node
-        return
-    for key, value in node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ():
-        if isinstance(value, str):
-            if not _surely_plain(value):
-                yield pointer + (key,), value
-        elif isinstance(value, dict | list):
-            yield from _suspect_strings(value, pointer + (key,))
+    elif isinstance(node, dict | list):
+        for key, value in node.items() if isinstance(node, dict) else enumerate(node):
+            if isinstance(value, dict | list) or isinstance(value, str) and not _surely_plain(value):
+                yield from _suspect_strings(value, pointer + (key,))
 
 
 def _surely_plain(text: str) -> bool:
