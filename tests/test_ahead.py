@@ -135,7 +135,6 @@ def test_a_warning_in_the_child_is_not_printed_there(capfd):
     assert "printed once" not in capfd.readouterr().err
 
 
-
 def test_every_job_a_generated_page_gives_is_the_call_its_page_makes(data):
     """The hook keys a job by its renderer's name and arguments; the page's macro call, as Jinja
     makes it, must come out under the same key, or its HTML would be rendered twice (and the build
