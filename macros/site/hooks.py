@@ -108,7 +108,7 @@ def on_config(config):
     config.plugins["redirects"].config["redirect_maps"].update(page_redirects(build))
     # What is alive now (the modules, the theme, the checked catalog) lives as long as the build: frozen,
     # it is left out of the collector's full passes, which would walk it again and again to free nothing
-    # (about a tenth of a second a build, and as much at exit; see on_post_build)
+    # (they took 0.13 s of a build here, 0.07 s once frozen; and 0.17 s at exit, see on_post_build)
     gc.freeze()
     return config
 
