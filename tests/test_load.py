@@ -104,3 +104,25 @@ def test_the_collector_is_as_it_was_after_loading_good_or_bad_data(data):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _generation(obj) -> int | None:
+    return next((g for g in range(3) if any(o is obj for o in gc.get_objects(generation=g))), None)
+
+
+def test_what_a_load_made_is_filed_with_the_oldest_generation(data):
+    """Made while the collector was off, the catalog's records would all be young: the first young
+    collection after the load would walk every one to find it alive. They go to the oldest generation."""
+    catalog = build_catalog(data.path)
+    assert _generation(catalog) == 2 and _generation(next(iter(catalog.engines.values()))) == 2
+
+
+def test_objects_frozen_before_a_load_stay_frozen(data):
+    """A build freezes what lives as long as it (macros/site/hooks.py); a load must not unfreeze it."""
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        catalog = build_catalog(data.path)
+        assert gc.get_freeze_count() == frozen and _generation(catalog) == 0
+    finally:
+        gc.unfreeze()
