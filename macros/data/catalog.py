@@ -317,18 +317,18 @@ def collector_paused():
     records that all live on, and no cycles to free (what it throws away goes with its last reference),
     yet each full pass of the collector walks every record made so far: over a quarter of a cold
     `make check` at 50 engines x 300 features. It is on again afterwards, as it was before, with what
-    the load made filed as survivors (see _filed_as_survivors)."""
+    the load made in the collector's oldest generation (see _move_to_oldest_generation)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
-            _filed_as_survivors()
+            _move_to_oldest_generation()
             gc.enable()
 
 
-def _filed_as_survivors() -> None:
+def _move_to_oldest_generation() -> None:
     """Move every object the collector tracks into its oldest generation, without walking any. Made
     while the collector was off, the records are all still young: the first young collection after
     the load would walk every one of them to find them alive (0.1 s at 50 x 300). Freezing and then
