@@ -112,11 +112,15 @@ def check_time(project: Path) -> float:
     return run([sys.executable, "-m", "macros", "--data", str(project / "data"), "check"], project, PYTHONPATH=str(project))
 
 
+def pair_ratios(pairs: list[tuple[float, float]]) -> list[float]:
+    return [build / floor for build, floor in pairs]
+
+
 def paired_ratio(pairs: list[tuple[float, float]]) -> float:
     """The median of each pair's ratio: a build and its floor run one after the other, so a machine
     whose speed drifts (other work starting or stopping) moves both of a pair alike, where the best
     of three of each, taken minutes apart, could compare a slow moment with a quick one."""
-    return statistics.median(build / floor for build, floor in pairs)
+    return statistics.median(pair_ratios(pairs))
 
 
 def ok(good: bool) -> str:
@@ -248,9 +252,11 @@ def main(engines: int = 50, features: int = 300, tests: bool = True) -> int:
         real_build, real_floor = (statistics.median(times) for times in zip(*timed, strict=True))
         real_check = min(check_time(real) for _ in range(3))
         ratio = paired_ratio(timed)
+        spread = pair_ratios(timed)  # printed beside the median: how far the machine's drift moved each pair
         print(f"== this site ({pages(tmp / 'real-site')} pages, {size(tmp / 'real-site') / MB:.1f} MB)")
         print(f"  build {real_build:6.2f} s, floor {real_floor:6.2f} s (medians; the floor: same pages, trivial content, "
-              f"no downloads or badges): {ratio:4.2f}x the floor (median of {RATIO_PAIRS} pairs run in turn), "
+              f"no downloads or badges): {ratio:4.2f}x the floor (median of {RATIO_PAIRS} pairs run in turn, "
+              f"{min(spread):.2f}x to {max(spread):.2f}x), "
               f"target <= {TARGETS['ratio']}x: {ok(ratio <= TARGETS['ratio'])}")
         print(f"  make check {real_check:5.2f} s, target < {TARGETS['check_real']} s: {ok(real_check < TARGETS['check_real'])}",
               flush=True)
