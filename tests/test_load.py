@@ -123,6 +123,7 @@ def test_objects_frozen_before_a_load_stay_frozen(data):
     try:
         frozen = gc.get_freeze_count()
         catalog = build_catalog(data.path)
-        assert gc.get_freeze_count() == frozen and _generation(catalog) == 0
+        # still with the young ones: in generation 0, or 1 once a young collection has run (a bigger catalog)
+        assert gc.get_freeze_count() == frozen and _generation(catalog) in (0, 1)
     finally:
         gc.unfreeze()
