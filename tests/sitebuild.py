@@ -23,3 +23,18 @@ def build(project: Path, site_dir: Path, *extra: str, env: dict | None = None) -
     mkdocs = Path(sys.executable).with_name("mkdocs")
     return subprocess.run([str(mkdocs), "build", "--strict", "-d", str(site_dir), *extra],
                           cwd=project, capture_output=True, text=True, env=env)
+
+
+def differing_files(first: Path, second: Path) -> list[str]:
+    """What differs between two built sites: an entry one lacks (a file, a link, a folder, even
+    empty), or a file whose bytes differ."""
+    entries = {p.relative_to(first) for p in first.rglob("*")}
+    others = {p.relative_to(second) for p in second.rglob("*")}
+
+    def differs(path: Path) -> bool:
+        one, other = first / path, second / path
+        if one.is_symlink() or other.is_symlink() or one.is_dir() or other.is_dir():
+            return (one.is_symlink(), one.is_dir()) != (other.is_symlink(), other.is_dir())
+        return one.read_bytes() != other.read_bytes()
+
+    return sorted(str(p) for p in entries ^ others) + sorted(str(p) for p in entries & others if differs(p))

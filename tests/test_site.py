@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT, TODAY, as_build, first_rendered_pair, git
 from macros.data.catalog import read_catalog
 from macros.site import guide as guide_logic, render
-from sitebuild import build, copy_project, small_project
+from sitebuild import build, copy_project, differing_files, small_project
 
 
 def page(site: Path, url: str) -> str:
@@ -454,14 +454,6 @@ def test_a_site_hosted_on_gitlab_under_a_sub_path(tmp_path):
     assert broken == []
 
 
-def _same_files(first: Path, second: Path) -> list[str]:
-    """What differs between two built sites: a file one lacks, or one whose bytes differ."""
-    files = {p.relative_to(first) for p in first.rglob("*") if p.is_file()}
-    others = {p.relative_to(second) for p in second.rglob("*") if p.is_file()}
-    return sorted(str(p) for p in files ^ others) + sorted(
-        str(p) for p in files & others if (first / p).read_bytes() != (second / p).read_bytes())
-
-
 def test_two_builds_are_byte_identical_in_one_process_or_two(tmp_path, monkeypatch):
     """The second build never starts a second process (macros/site/ahead.py), and in the third the
     child leaves its last job of each fork undone (a comparison, the outputs), which this process
@@ -475,13 +467,13 @@ def test_two_builds_are_byte_identical_in_one_process_or_two(tmp_path, monkeypat
     assert build(project, first).returncode == 0
     assert "feed.xml" in {p.name for p in first.iterdir()}
     assert build(project, second, "-f", "mkdocs.one-process.yml").returncode == 0
-    assert _same_files(first, second) == []
+    assert differing_files(first, second) == []
     ahead = project / "macros/site/ahead.py"
     text = ahead.read_text(encoding="utf-8")
     assert "in enumerate(jobs):" in text
     ahead.write_text(text.replace("in enumerate(jobs):", "in enumerate(jobs[:-1]):"), encoding="utf-8")
     assert build(project, third).returncode == 0
-    assert _same_files(first, third) == []
+    assert differing_files(first, third) == []
 
 
 def test_a_generated_catalog_checks_and_builds(tmp_path):

@@ -17,6 +17,7 @@ from pathlib import Path
 from macros.data.changes import git_output
 from macros.data.model import Catalog
 from macros.site.ahead import Ahead
+from macros.site.last_site import LastSite, abandon
 
 EVERY_PAIR_UP_TO = 12  # mkdocs.yml extra.pair_pages.every_pair_up_to when it says nothing
 
@@ -90,6 +91,7 @@ class Build:
     written_ahead: list = field(default_factory=list, repr=False)  # those the second process writes
     rendered: dict = field(default_factory=dict, repr=False)  # fragments reused across the pages of one build
     ahead: Ahead = field(default_factory=lambda: Ahead({}), repr=False)  # the second process at work, if any
+    last_site: LastSite | None = field(default=None, repr=False)  # the last build's files, written over
     timings: dict = field(default_factory=dict)  # phase -> seconds
 
     @property
@@ -148,6 +150,9 @@ def finish(config) -> None:
 
 
 def abandon_all() -> None:
-    """After a failed build (MkDocs' on_build_error names no config): stop every second process."""
+    """After a failed build (MkDocs' on_build_error names no config): stop every second process, and
+    remove what is left of the last build's files."""
     for build in _BUILDS.values():
         build.ahead.close()
+        if build.last_site is not None:
+            abandon(build.last_site)

@@ -1,20 +1,21 @@
-"""MkDocs hooks, in the order MkDocs calls them (CONTRIBUTING.md, "The hook order", says why): on_config
-creates the build (macros/site/build.py) after refusing special files and templated pages; on_pre_build
-gives the search plugin the faster indexer (macros/site/search.py), makes the pages made from data
-(one per engine, feature and pre-rendered pair) and starts a second process rendering the engine and
-feature pages and comparisons ahead (macros/site/ahead.py); on_files adds those pages and the files
-that are not pages (macros/site/outputs); on_nav files engine pages under their section; on_env keeps
-the theme's compiled templates between builds and starts a second process reading the pages' search
-sections ahead, then writing the outputs; for each page,
-on_page_markdown sets generated titles, escaped, and on_page_content puts rendered HTML back;
-on_post_template fills the 404 page; for each page again, on_page_context sets edit links and
-on_post_page links the feed, gives every page a skip link and refuses a repeated HTML id;
-on_post_build sees the outputs written and ends the build, and on_build_error stops a second process
-still at work.
+"""MkDocs hooks, in the order MkDocs calls them (CONTRIBUTING.md, "The hook order", says why): on_startup
+notes a `--dirty` build; on_config creates the build (macros/site/build.py) after refusing special files
+and templated pages; on_pre_build sets the last build's files aside from MkDocs' cleaning, to be written
+over (macros/site/last_site.py), gives the search plugin the faster indexer (macros/site/search.py),
+makes the pages made from data (one per engine, feature and pre-rendered pair) and starts a second
+process rendering the engine and feature pages and comparisons ahead (macros/site/ahead.py); on_files
+adds those pages and the files that are not pages (macros/site/outputs); on_nav files engine pages under
+their section; on_env puts the last build's files back, keeps the theme's compiled templates between
+builds and starts a second process reading the pages' search sections ahead, then writing the outputs;
+for each page, on_page_markdown sets generated titles, escaped, and on_page_content puts rendered HTML
+back; on_post_template fills the 404 page; for each page again, on_page_context sets edit links and
+on_post_page links the feed, gives every page a skip link and refuses a repeated HTML id; on_post_build
+sees the outputs written, removes the last build's files this one did not write and ends the build, and
+on_build_error stops a second process still at work.
 
 Kept thin and stateless: each hook looks up the build of its config and passes it on. The one thing
 kept between builds is what the package was imported from (code_state), so that `mkdocs serve`
-imports it again after a code edit only.
+imports it again after a code edit only (and, from on_startup, whether MkDocs builds `--dirty`).
 """
 from __future__ import annotations
 
@@ -45,6 +46,9 @@ WRITE_OUTPUTS = ("write the outputs",)  # the second process's last job at on_en
 # What the modules under macros/ were last imported from (code_state): `mkdocs serve` rebuilds in one
 # process, and this module is loaded once per process, so it can tell when they must be imported again.
 _imported_from: tuple | None = None
+# Whether MkDocs builds `--dirty` (on_startup): such a build keeps the last build's files by design, and
+# the site folder is then left as it is (macros/site/last_site.py)
+_dirty = False
 
 
 def code_state(project: Path) -> tuple:
@@ -57,6 +61,11 @@ def code_state(project: Path) -> tuple:
                 info = path.stat()
                 found.append((path.relative_to(project).as_posix(), info.st_size, info.st_mtime_ns))
     return tuple(found)
+
+
+def on_startup(command, dirty):
+    global _dirty
+    _dirty = dirty
 
 
 @event_priority(100)  # before mkdocs-macros imports the package
@@ -208,10 +217,13 @@ def on_env(env, config, files):
     from macros.site.ahead import start as start_ahead
     from macros.site.build import current
     from macros.site.jinja import THEME_BYTECODE
+    from macros.site.last_site import restore
 
     env.bytecode_cache = THEME_BYTECODE
     build = current(config)
     build.ahead.close()  # every page's HTML is made: what the first child did for them is taken
+    if build.last_site is not None:  # nothing is written yet: the last build's files go back, to be written over
+        restore(build.last_site, [f.abs_dest_path for f in files])
     page_files = [f for f in files.documentation_pages() if f.page is not None]
     # an output at a page's address is left to MkDocs, which writes the page over it
     page_paths = {f.abs_dest_path for f in page_files}
@@ -251,12 +263,14 @@ def on_pre_build(config):
     run), and a second process starts rendering the engine and feature pages and comparisons
     (macros/site/ahead.py) while this one reads docs/, makes the outputs and renders the hand-written
     pages."""
-    from macros.site import search
+    from macros.site import last_site, search
     from macros.site.ahead import macro_key, start as start_ahead
     from macros.site.build import current
 
     search.install(config)
     build = current(config)
+    # MkDocs empties the site folder next: the last build's files are set aside, to be written over
+    build.last_site = None if _dirty else last_site.set_aside(config["site_dir"])
     if not build.make_data_pages:
         return
     ahead = {}
@@ -387,13 +401,17 @@ def on_post_template(output, template_name, config):
     return with_skip_link(output)
 
 
+@event_priority(-100)  # after every plugin has written its files (the search index, the redirects)
 def on_post_build(config):
     from macros.site.ahead import MISSING
     from macros.site.build import current, finish
+    from macros.site.last_site import remove_unwritten
 
     build = current(config)
     if build.written_ahead and build.ahead.take(WRITE_OUTPUTS) is MISSING:
         write_files(build.written_ahead)  # the child did not write them all: written here, as MkDocs would
+    if build.last_site is not None:
+        remove_unwritten(build.last_site)
     finish(config)
     # the build is over: Python's last collection at exit need not walk the pages it made (under
     # `mkdocs serve`, the next build's on_config unfreezes and frees them)
