@@ -179,6 +179,8 @@ def serve_reload(project: Path, edits: int = SERVE_EDITS, timeout: float = 180) 
     url = f"http://127.0.0.1:{port}/engines/{engine.stem}/"
     environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
     times = []
+    original = engine.read_text(encoding="utf-8")
+    run = f"{time.time_ns():x}"  # in each marker: one left in the file by a stopped run never shows a new edit
     with tempfile.TemporaryFile() as log:
         server = subprocess.Popen([mkdocs, "serve", "-a", f"127.0.0.1:{port}"], cwd=project, env=environment,
                                   stdout=log, stderr=subprocess.STDOUT)
@@ -189,10 +191,9 @@ def serve_reload(project: Path, edits: int = SERVE_EDITS, timeout: float = 180) 
                     log.seek(0)
                     raise SystemExit(f"bench: mkdocs serve did not serve {url}\n{log.read().decode()[-2000:]}")
                 time.sleep(0.2)
-            original = engine.read_text(encoding="utf-8")
             for number in range(edits):
                 time.sleep(1.5)  # the watcher has taken its first look, and the last rebuild is over
-                marker = f"Bench edit {number}."
+                marker = f"Bench edit {number} of {run}."
                 cpu = _cpu_seconds(server.pid)
                 engine.write_text(with_marker(original, marker), encoding="utf-8")
                 start = time.perf_counter()
@@ -211,6 +212,8 @@ def serve_reload(project: Path, edits: int = SERVE_EDITS, timeout: float = 180) 
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+            # as it was: a second measure on the same copy would otherwise find its last edit made already
+            engine.write_text(original, encoding="utf-8")
     return times
 
 
