@@ -27,8 +27,6 @@ import stat
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from mkdocs.exceptions import PluginError
-
 HOLD = ".last-build"  # hidden: MkDocs' cleaning (mkdocs.utils.clean_directory) leaves it alone
 
 
@@ -47,6 +45,8 @@ def _reported(site_dir: str):
     try:
         yield
     except OSError as error:
+        from mkdocs.exceptions import PluginError  # here: `make check` imports this module, and not MkDocs
+
         raise PluginError(f"{error.filename or site_dir}: {error.strerror or error} (the build empties and writes "
                           f"the site folder {site_dir}: it must be a folder this user may change)") from None
 
