@@ -234,6 +234,8 @@ def test_the_repository_commits_no_symbolic_link():
     ({"build_processes": "two"}, "extra.build_processes is 'two'"),
     ({"build_processes": 0}, "extra.build_processes is 0"),
     ({"build_processes": True}, "extra.build_processes is True"),
+    ({"build_processes": "\u0663"}, "extra.build_processes is '\u0663'"),  # an Arabic-Indic three: a digit, not 0-9
+    ({"build_processes": "\u00b2"}, "extra.build_processes is '\u00b2'"),  # a superscript two: int() raised on it
     ({"pair_pages": {"every_pair_up_to": "x"}}, "extra.pair_pages.every_pair_up_to is 'x'"),
     ({"pair_pages": {"every_pair_up_to": -1}}, "extra.pair_pages.every_pair_up_to is -1"),
 ])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +57,8 @@ class SettingsError(ValueError):
 
 def _count(value, name: str, least: int) -> int:
     """A whole number of at least `least` from mkdocs.yml, or a SettingsError naming the setting."""
-    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip().isdigit() \
+    # 0-9 only: str.isdigit() also takes other scripts' digits (and superscripts, which int() refuses)
+    if isinstance(value, bool) or not isinstance(value, int | str) or not re.fullmatch(r"[0-9]+", str(value).strip()) \
             or int(value) < least:
         raise SettingsError(f"mkdocs.yml: extra.{name} is {value!r}: it takes a whole number, {least} or more")
     return int(value)
