@@ -87,6 +87,16 @@ def test_committed_compiled_code_is_refused_by_check_and_by_a_plain_build(tmp_pa
     assert "stray.pyo" not in result.stderr
 
 
+def test_a_checkout_git_cannot_list_is_refused_not_passed(tmp_path):
+    """Where git fails in a checkout, compiled code could not be looked for: the check says so."""
+    project = small_project(tmp_path / "project")
+    assert run_macros("check", cwd=project, data=project / "data").returncode == 0  # no checkout: nothing tracked
+    (project / ".git").mkdir()  # a checkout git refuses (here: not a repository at all)
+    check = run_macros("check", cwd=project, data=project / "data")
+    assert check.returncode == 1 and "Traceback" not in check.stderr
+    assert ".git:1:1: git cannot list this checkout's files" in check.stderr
+
+
 def test_a_page_name_that_is_not_plain_is_refused(tmp_path):
     project = small_project(tmp_path / "project")
     (project / "docs/<img src=x onerror=alert(1)>.md").write_text("Hi\n")

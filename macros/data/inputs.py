@@ -84,10 +84,19 @@ def committed_compiled_code(root: Path) -> list[Problem]:
     """Compiled code that git tracks. Python imports it in place of the source beside it (a compiled file
     marked "unchecked" without ever comparing the two), so a committed one runs code that no reviewer read
     in the diff. Every tracked path is looked at (no pathspec: git's environment can change how one
-    matches); outside a git checkout nothing is tracked."""
+    matches); outside a git checkout nothing is tracked. In a checkout whose files git will not list
+    (git missing, or refusing a checkout another user owns), nothing could be looked at: that is a problem
+    too, or this check would pass without looking."""
     from macros.data.changes import git_output
 
-    listed = git_output(root, "ls-files", "-z") or ""
+    listed = git_output(root, "ls-files", "-z")
+    if listed is None:
+        if not os.path.lexists(root / ".git"):
+            return []
+        return [Problem(".git", 1, 1, "git cannot list this checkout's files, so committed compiled code (which "
+                        "Python would run in place of the reviewed source) cannot be looked for",
+                        "run `git ls-files` here to see why: git missing, or a checkout another user owns "
+                        "(`git config --global --add safe.directory <this folder>`)")]
     found = [path for path in filter(None, listed.split("\0"))
              if path.lower().endswith(_COMPILED_ENDINGS) or "__pycache__" in path.lower().split("/")[:-1]]
     return [Problem(path, 1, 1, "is compiled code committed to the repository: Python would import it in place of "
