@@ -27,7 +27,7 @@ def build(project: Path, site_dir: Path, *extra: str, env: dict | None = None) -
 
 def differing_files(first: Path, second: Path) -> list[str]:
     """What differs between two built sites: an entry one lacks (a file, a link, a folder, even
-    empty), or a file whose bytes differ."""
+    empty), one that is a file in one and a folder or link in the other, or a file whose bytes differ."""
     entries = {p.relative_to(first) for p in first.rglob("*")}
     others = {p.relative_to(second) for p in second.rglob("*")}
 
