@@ -88,10 +88,15 @@ def test_nothing_outside_the_site_is_removed(tmp_path, last_site):
     last = set_aside(str(last_site))
     clean_directory(str(last_site))
     (tmp_path / "outside").mkdir()
-    # a folder where a file would go, a file where a folder would: removed inside the site, kept outside it
-    restore(last, [str(tmp_path / "outside"), str(tmp_path / "outside.txt" / "index.html")])
+    (tmp_path / "outside" / "sub").write_text("in a folder the site links to", encoding="utf-8")
+    (last_site / HOLD / "elsewhere").symlink_to(tmp_path / "outside")
+    # a folder where a file would go, a file where a folder would: removed inside the site, kept outside
+    # it, and never reached through a link (`elsewhere/sub` is a file where the build needs a folder)
+    restore(last, [str(tmp_path / "outside"), str(tmp_path / "outside.txt" / "index.html"),
+                   str(last_site / "elsewhere" / "sub" / "index.html")])
     remove_unwritten(last)
     assert (tmp_path / "outside").is_dir() and (tmp_path / "outside.txt").is_file()
+    assert (tmp_path / "outside" / "sub").is_file() and not (last_site / "elsewhere").exists()
 
 
 def test_a_refused_change_to_the_site_folder_is_one_line_naming_the_file(last_site, monkeypatch):

@@ -107,7 +107,9 @@ def _put_back(last: LastSite, written: list[str]) -> None:
         while len(folder) > len(last.site_dir) and folder not in folders:
             folders.add(folder)
             folder = os.path.dirname(folder)
-    for path in sorted(folders, key=len):  # each folder before those inside it
+    # each folder before those inside it, and a link first of all: a path through a link would reach
+    # outside the site (a link to a folder elsewhere, and `lnk/sub` would remove that folder's `sub`)
+    for path in sorted(folders, key=len):
         if os.path.islink(path) or (os.path.lexists(path) and not os.path.isdir(path)):
             _remove(path)
     for path in written:

@@ -180,7 +180,7 @@ def serve_reload(project: Path, edits: int = SERVE_EDITS, timeout: float = 180) 
     environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
     times = []
     original = engine.read_text(encoding="utf-8")
-    run = f"{time.time_ns():x}"  # in each marker: one left in the file by a stopped run never shows a new edit
+    run_id = f"{time.time_ns():x}"  # in each marker: one left in the file by a stopped run never shows a new edit
     with tempfile.TemporaryFile() as log:
         server = subprocess.Popen([mkdocs, "serve", "-a", f"127.0.0.1:{port}"], cwd=project, env=environment,
                                   stdout=log, stderr=subprocess.STDOUT)
@@ -193,7 +193,7 @@ def serve_reload(project: Path, edits: int = SERVE_EDITS, timeout: float = 180) 
                 time.sleep(0.2)
             for number in range(edits):
                 time.sleep(1.5)  # the watcher has taken its first look, and the last rebuild is over
-                marker = f"Bench edit {number} of {run}."
+                marker = f"Bench edit {number} of {run_id}."
                 cpu = _cpu_seconds(server.pid)
                 engine.write_text(with_marker(original, marker), encoding="utf-8")
                 start = time.perf_counter()
